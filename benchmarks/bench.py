@@ -1,0 +1,418 @@
+"""Throughput benchmark: dtypelint against the cost of parsing a corpus.
+
+Measures, on a folder of Python files (a corpus such as an unpacked kornia wheel):
+
+* ``ast.parse`` of every file in a process pool (reference: the cheapest parse),
+* ``libcst.parse_module`` of every file in a process pool (dtypelint's parser: the floor),
+* a cold ``dtypelint check CORPUS --exit-zero --output-format concise --jobs N`` subprocess,
+* ``ruff check --select ALL --exit-zero`` (reference, when ruff is installed).
+
+Every measurement is wall time, the median of ``--repeat`` runs; the pool and
+subprocess start-up are included, as a user would see them. The script never
+imports torch (nor dtypelint: the linter runs as a subprocess).
+
+Usage: ``python benchmarks/bench.py /work/corpora/kornia --jobs 2 --repeat 3 [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+# Folder names skipped while walking a corpus (ruff's default excludes, roughly).
+EXCLUDED_DIRS = frozenset(
+    {
+        ".bzr",
+        ".direnv",
+        ".eggs",
+        ".git",
+        ".hg",
+        ".mypy_cache",
+        ".nox",
+        ".pants.d",
+        ".ruff_cache",
+        ".svn",
+        ".tox",
+        ".venv",
+        "__pycache__",
+        "__pypackages__",
+        "_build",
+        "buck-out",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+        "venv",
+    }
+)
+SOURCE_SUFFIXES = (".py", ".pyi")
+CHUNK_SIZE = 16
+
+
+@dataclass
+class Corpus:
+    root: Path
+    files: list[Path]
+    lines: int
+    size_bytes: int
+
+
+@dataclass
+class Measurement:
+    name: str
+    command: str
+    seconds: list[float] = field(default_factory=list)
+    ok: bool = True
+    note: str = ""
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.seconds) if self.seconds else None
+
+
+# --------------------------------------------------------------------------- corpus
+
+
+def collect_files(root: Path) -> list[Path]:
+    """All ``*.py``/``*.pyi`` files under ``root`` (or ``root`` itself), sorted."""
+    if root.is_file():
+        return [root]
+    found: list[Path] = []
+    for folder, subdirs, filenames in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if d not in EXCLUDED_DIRS)
+        found.extend(Path(folder, name) for name in filenames if name.endswith(SOURCE_SUFFIXES))
+    return sorted(found)
+
+
+def load_corpus(root: Path) -> Corpus:
+    files = collect_files(root)
+    lines = 0
+    size = 0
+    for path in files:
+        data = path.read_bytes()
+        size += len(data)
+        lines += data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    return Corpus(root=root, files=files, lines=lines, size_bytes=size)
+
+
+# --------------------------------------------------------------------------- parse workers
+
+
+def parse_with_ast(path: str) -> bool:
+    """Parse one file with ``ast``; True on success."""
+    try:
+        ast.parse(Path(path).read_bytes(), filename=path)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def parse_with_libcst(path: str) -> bool:
+    """Parse one file with ``libcst.parse_module``; True on success."""
+    import libcst  # imported in the worker, so that --no-libcst runs need no libcst
+
+    try:
+        libcst.parse_module(Path(path).read_bytes())
+    except Exception:  # libcst raises ParserSyntaxError, and a few others on odd input
+        return False
+    return True
+
+
+def time_pool_parse(
+    worker: Callable[[str], bool], files: Sequence[Path], jobs: int
+) -> tuple[float, int]:
+    """Wall time to parse every file in a fresh pool of ``jobs`` processes, and the failures."""
+    paths = [str(path) for path in files]
+    start = time.perf_counter()
+    if jobs <= 1:
+        results = [worker(path) for path in paths]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(worker, paths, chunksize=CHUNK_SIZE))
+    elapsed = time.perf_counter() - start
+    return elapsed, results.count(False)
+
+
+def measure_parser(
+    name: str, worker: Callable[[str], bool], corpus: Corpus, jobs: int, repeat: int
+) -> Measurement:
+    measurement = Measurement(name=name, command=f"{worker.__name__} in {jobs} processes")
+    failures = 0
+    for _ in range(repeat):
+        seconds, failures = time_pool_parse(worker, corpus.files, jobs)
+        measurement.seconds.append(seconds)
+    if failures:
+        measurement.note = f"{failures} files failed to parse"
+    return measurement
+
+
+# --------------------------------------------------------------------------- subprocess tools
+
+
+def run_timed(command: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
+    """Run ``command`` with stdout discarded; wall time, exit code and the tail of stderr."""
+    start = time.perf_counter()
+    completed = subprocess.run(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    stderr = completed.stderr.decode(errors="replace").strip().splitlines()
+    return elapsed, completed.returncode, " | ".join(stderr[-3:])
+
+
+def count_output_lines(command: Sequence[str]) -> int:
+    """Number of lines ``command`` prints on stdout (findings, for concise output)."""
+    completed = subprocess.run(command, capture_output=True, check=False)
+    return len(completed.stdout.splitlines())
+
+
+def dtypelint_base_command(override: str | None) -> list[str] | None:
+    """The command that starts dtypelint, or None when it cannot be started."""
+    candidates: list[list[str]] = []
+    if override:
+        candidates.append(shlex.split(override))
+    candidates.append([sys.executable, "-m", "dtypelint"])
+    script = Path(sys.executable).with_name("dtypelint")
+    if script.exists():
+        candidates.append([str(script)])
+    for command in candidates:
+        probe = subprocess.run([*command, "--version"], capture_output=True, check=False)
+        if probe.returncode == 0:
+            return command
+    return None
+
+
+def accepts_option(base: Sequence[str], subcommand: str, option: str) -> bool:
+    """Whether ``base subcommand --help`` mentions ``option``."""
+    completed = subprocess.run([*base, subcommand, "--help"], capture_output=True, check=False)
+    return option in completed.stdout.decode(errors="replace")
+
+
+def measure_dtypelint(
+    corpus: Corpus, jobs: int, repeat: int, override: str | None, extra_args: Sequence[str]
+) -> Measurement:
+    base = dtypelint_base_command(override)
+    if base is None:
+        return Measurement("dtypelint check", "", ok=False, note="dtypelint cannot be started")
+    args = ["check", str(corpus.root), "--exit-zero", "--output-format", "concise"]
+    args += ["--jobs", str(jobs), *extra_args]
+    cold = accepts_option(base, "check", "--no-cache")
+    if cold:
+        args.append("--no-cache")
+    command = [*base, *args]
+    measurement = Measurement("dtypelint check", shlex.join(command))
+    measure_command(measurement, command, repeat)
+    if measurement.ok:
+        findings = count_output_lines(command)
+        measurement.note = f"{findings} output lines" + ("" if cold else "; cache state unknown")
+    return measurement
+
+
+def measure_ruff(corpus: Corpus, jobs: int, repeat: int) -> Measurement | None:
+    ruff = shutil.which("ruff") or shutil.which("ruff", path=str(Path(sys.executable).parent))
+    if ruff is None:
+        return None
+    command = [ruff, "check", "--isolated", "--no-cache", "--select", "ALL", "--exit-zero"]
+    command += ["--output-format", "concise", "--quiet", str(corpus.root)]
+    measurement = Measurement("ruff check --select ALL", shlex.join(command))
+    env = {**os.environ, "RAYON_NUM_THREADS": str(jobs)}  # ruff's thread pool
+    measure_command(measurement, command, repeat, env)
+    return measurement
+
+
+def measure_command(
+    measurement: Measurement,
+    command: Sequence[str],
+    repeat: int,
+    env: dict[str, str] | None = None,
+) -> None:
+    for _ in range(repeat):
+        seconds, code, stderr = run_timed(command, env)
+        if code != 0:
+            measurement.ok = False
+            measurement.note = f"exit {code}: {stderr}"
+            return
+        measurement.seconds.append(seconds)
+
+
+# --------------------------------------------------------------------------- report
+
+
+def per_second(count: int, seconds: float | None) -> float | None:
+    return count / seconds if seconds else None
+
+
+def ratio_to(measurement: Measurement, reference: Measurement | None) -> float | None:
+    if reference is None or measurement.median is None or not reference.median:
+        return None
+    return measurement.median / reference.median
+
+
+def find_measurement(measurements: Iterable[Measurement], name: str) -> Measurement | None:
+    return next((m for m in measurements if m.name == name), None)
+
+
+def build_report(
+    corpus: Corpus, measurements: Iterable[Measurement], jobs: int, repeat: int
+) -> dict:
+    measurements = list(measurements)
+    libcst_parse = find_measurement(measurements, "libcst.parse_module")
+    ast_parse = find_measurement(measurements, "ast.parse")
+    dtypelint = find_measurement(measurements, "dtypelint check")
+    rows = []
+    for m in measurements:
+        row = asdict(m)
+        row.update(
+            median_seconds=m.median,
+            files_per_second=per_second(len(corpus.files), m.median),
+            lines_per_second=per_second(corpus.lines, m.median),
+            ratio_to_libcst_parse=ratio_to(m, libcst_parse),
+            ratio_to_ast_parse=ratio_to(m, ast_parse),
+        )
+        rows.append(row)
+    return {
+        "corpus": str(corpus.root),
+        "files": len(corpus.files),
+        "lines": corpus.lines,
+        "bytes": corpus.size_bytes,
+        "jobs": jobs,
+        "repeat": repeat,
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+        "results": rows,
+        "dtypelint_over_libcst_parse": ratio_to(dtypelint, libcst_parse) if dtypelint else None,
+        "dtypelint_over_ast_parse": ratio_to(dtypelint, ast_parse) if dtypelint else None,
+    }
+
+
+def format_number(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def format_table(report: dict) -> str:
+    header = (
+        f"corpus {report['corpus']}: {report['files']} files, {report['lines']:,} lines; "
+        f"jobs {report['jobs']}, median of {report['repeat']}"
+    )
+    lines = [header, ""]
+    lines.append(
+        f"{'tool':<26}{'seconds':>9}{'files/s':>10}{'lines/s':>11}{'x libcst':>10}{'x ast':>8}  note"
+    )
+    for row in report["results"]:
+        lines.append(
+            f"{row['name']:<26}"
+            f"{format_number(row['median_seconds'], '.2f'):>9}"
+            f"{format_number(row['files_per_second'], ',.0f'):>10}"
+            f"{format_number(row['lines_per_second'], ',.0f'):>11}"
+            f"{format_number(row['ratio_to_libcst_parse'], '.2f'):>10}"
+            f"{format_number(row['ratio_to_ast_parse'], '.2f'):>8}"
+            f"  {row['note']}"
+        )
+    over_libcst = report["dtypelint_over_libcst_parse"]
+    over_ast = report["dtypelint_over_ast_parse"]
+    if over_libcst is not None and over_ast is not None:
+        lines += ["", f"dtypelint / libcst-parse: {over_libcst:.2f}x, / ast-parse: {over_ast:.2f}x"]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", metavar="CORPUS", type=Path, help="folder of .py files")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per tool; median (default 3)")
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="write the report as JSON to FILE, or alone: print JSON instead of the table",
+    )
+    parser.add_argument("--no-dtypelint", action="store_true", help="skip the dtypelint run")
+    parser.add_argument("--no-ruff", action="store_true", help="skip the ruff reference run")
+    parser.add_argument(
+        "--dtypelint-cmd",
+        metavar="CMD",
+        help="command that starts dtypelint (default: this Python's `-m dtypelint`)",
+    )
+    parser.add_argument(
+        "--dtypelint-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for `dtypelint check` (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    if args.repeat < 1 or args.jobs < 1:
+        parser.error("--repeat and --jobs must be at least 1")
+    if not args.corpus.exists():
+        parser.error(f"no such corpus: {args.corpus}")
+    return args
+
+
+def run_benchmarks(args: argparse.Namespace, corpus: Corpus) -> list[Measurement]:
+    progress(f"{len(corpus.files)} files, {corpus.lines:,} lines under {corpus.root}")
+    measurements = []
+    progress("ast.parse ...")
+    measurements.append(measure_parser("ast.parse", parse_with_ast, corpus, args.jobs, args.repeat))
+    progress("libcst.parse_module ...")
+    measurements.append(
+        measure_parser("libcst.parse_module", parse_with_libcst, corpus, args.jobs, args.repeat)
+    )
+    if not args.no_dtypelint:
+        progress("dtypelint check ...")
+        measurements.append(
+            measure_dtypelint(
+                corpus, args.jobs, args.repeat, args.dtypelint_cmd, args.dtypelint_arg
+            )
+        )
+    if not args.no_ruff:
+        progress("ruff check ...")
+        ruff = measure_ruff(corpus, args.jobs, args.repeat)
+        if ruff is not None:
+            measurements.append(ruff)
+    return measurements
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    corpus = load_corpus(args.corpus.resolve())
+    if not corpus.files:
+        progress(f"no .py files under {corpus.root}")
+        return 2
+    report = build_report(corpus, run_benchmarks(args, corpus), args.jobs, args.repeat)
+    if args.json == "-":
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_table(report))
+        if args.json:
+            Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    failed = [row["name"] for row in report["results"] if not row["ok"]]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

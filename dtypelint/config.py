@@ -1,0 +1,471 @@
+"""`[tool.dtypelint]` settings: finding, reading and checking them, and rule selection.
+
+Selection follows ruff: a selector is an exact code (`DTL001`), a code prefix (`DTL`, `DTL00`),
+a rule name (`factory-without-dtype`) or `ALL`. For each code the most specific matching selector
+decides; on a tie `ignore` wins. `select` replaces the default (everything), `extend-select` adds.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path, PurePath
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+#: Files read for settings, in order of precedence within one folder.
+CONFIG_FILENAMES = (".dtypelint.toml", "dtypelint.toml", "pyproject.toml")
+#: Accepted values of `output-format`; github, sarif and junit are listed in the contract and
+#: checked against the reporters that exist when the format is used.
+OUTPUT_FORMATS = ("text", "concise", "json", "github", "sarif", "junit")
+VERIFY_DEVICES = ("auto", "cuda", "cpu")
+VERIFY_DTYPES = ("auto", "bfloat16", "float16")
+# Never selected by default and always on unless explicitly ignored: a file we cannot read is
+# never silently skipped because `select` lists other codes.
+_ALWAYS_SELECTED_CODE = "DTL000"
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class ConfigError(Exception):
+    """A bad setting; the message is one line naming the file, the key and a suggestion."""
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] | None = None  # None: every rule
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] | None = None  # None: the default excludes (engine.DEFAULT_EXCLUDE)
+    extend_exclude: tuple[str, ...] = ()
+    # Raw settings; `camera_names` resolves them against analysis.DEFAULT_CAMERA_NAMES.
+    camera_names_setting: tuple[str, ...] | None = None
+    extend_camera_names: tuple[str, ...] = ()
+    unsafe_fixes: bool = False
+    output_format: str = "text"
+    verify: Mapping[str, Any] = field(default_factory=dict)
+    project_root: Path | None = None
+    config_path: Path | None = None
+
+    @property
+    def camera_names(self) -> frozenset[str]:
+        """`camera-names` replaces the default list, `extend-camera-names` adds to it."""
+        base = self.camera_names_setting
+        if base is None:
+            base = _default_camera_names()
+        return frozenset(base) | frozenset(self.extend_camera_names)
+
+    def selected_codes(self, rule_names: Mapping[str, str] | None = None) -> frozenset[str]:
+        """The codes this configuration turns on, out of `rule_names` (code -> name)."""
+        names = known_rule_names() if rule_names is None else rule_names
+        return _resolve_selection(self.select, self.extend_select, self.ignore, names)
+
+    def codes_for_file(
+        self, path: str | PurePath, rule_names: Mapping[str, str] | None = None
+    ) -> frozenset[str]:
+        """`selected_codes` less what `per-file-ignores` switches off for `path`."""
+        names = known_rule_names() if rule_names is None else rule_names
+        codes = self.selected_codes(names)
+        if not self.per_file_ignores:
+            return codes
+        parts = relative_parts(path, self.project_root)
+        for pattern, selectors in self.per_file_ignores.items():
+            if path_matches(pattern, parts):
+                codes -= _codes_matched_by(selectors, names)
+        return codes
+
+    def with_overrides(
+        self,
+        *,
+        select: Sequence[str] | None = None,
+        ignore: Sequence[str] = (),
+        extend_select: Sequence[str] = (),
+        unsafe_fixes: bool | None = None,
+        output_format: str | None = None,
+    ) -> Config:
+        """Layer command-line options over the file's settings, as ruff does.
+
+        A command-line `--select` starts the selection afresh (the file's `ignore` and
+        `extend-select` no longer apply); `--ignore` and `--extend-select` add to what is there.
+        """
+        for option, values in (
+            ("--select", select or ()),
+            ("--ignore", ignore),
+            ("--extend-select", extend_select),
+        ):
+            check_selectors(values, option)
+        updated = self
+        if select is not None:
+            updated = replace(updated, select=tuple(select), ignore=(), extend_select=())
+        updated = replace(
+            updated,
+            ignore=updated.ignore + tuple(ignore),
+            extend_select=updated.extend_select + tuple(extend_select),
+        )
+        if unsafe_fixes is not None:
+            updated = replace(updated, unsafe_fixes=unsafe_fixes)
+        if output_format is not None:
+            updated = replace(updated, output_format=output_format)
+        return updated
+
+
+def _default_camera_names() -> tuple[str, ...]:
+    # Imported on use: analysis is the heavier module and Config must stay cheap to build.
+    from dtypelint.analysis import DEFAULT_CAMERA_NAMES
+
+    return tuple(DEFAULT_CAMERA_NAMES)
+
+
+def known_rule_names() -> Mapping[str, str]:
+    """code -> name for every selectable code (the real registry)."""
+    from dtypelint.rules import RULE_NAMES
+
+    return RULE_NAMES
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule selection
+
+
+def _selector_specificity(selector: str, code: str, name: str) -> int | None:
+    """How specifically `selector` names `code` (higher wins), or None when it does not."""
+    if selector == "ALL":
+        return 0
+    if selector in (name, code):
+        return len(code) + 1
+    if code.startswith(selector):
+        return len(selector)
+    return None
+
+
+def _best(selectors: Iterable[str], code: str, name: str) -> int | None:
+    scores = [_selector_specificity(s, code, name) for s in selectors]
+    matched = [score for score in scores if score is not None]
+    return max(matched) if matched else None
+
+
+def _resolve_selection(
+    select: Sequence[str] | None,
+    extend_select: Sequence[str],
+    ignore: Sequence[str],
+    rule_names: Mapping[str, str],
+) -> frozenset[str]:
+    selectors = ("ALL",) if select is None else tuple(select)
+    selectors += tuple(extend_select)
+    chosen = set()
+    for code, name in rule_names.items():
+        chosen_by = _best(selectors, code, name)
+        if chosen_by is None and code == _ALWAYS_SELECTED_CODE:
+            chosen_by = 0
+        ignored_by = _best(ignore, code, name)
+        if chosen_by is not None and (ignored_by is None or chosen_by > ignored_by):
+            chosen.add(code)
+    return frozenset(chosen)
+
+
+def _codes_matched_by(selectors: Iterable[str], rule_names: Mapping[str, str]) -> frozenset[str]:
+    return frozenset(
+        code for code, name in rule_names.items() if _best(selectors, code, name) is not None
+    )
+
+
+def _selector_is_known(selector: str, rule_names: Mapping[str, str]) -> bool:
+    if selector == "ALL":
+        return True
+    return any(
+        _selector_specificity(selector, code, name) is not None for code, name in rule_names.items()
+    )
+
+
+def check_selectors(selectors: Iterable[str], where: str) -> None:
+    """Raise ConfigError for a selector that names no rule, with the closest real one."""
+    rule_names = known_rule_names()
+    for selector in selectors:
+        if not _selector_is_known(selector, rule_names):
+            choices = ["ALL", *rule_names, *rule_names.values()]
+            raise ConfigError(
+                f"unknown rule selector `{selector}` in {where}{_did_you_mean(selector, choices)}"
+            )
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    if not close and word.upper() != word:
+        close = difflib.get_close_matches(word.upper(), list(choices), n=1, cutoff=0.5)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Path patterns (exclude, extend-exclude, per-file-ignores)
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a glob to a regex: `*` and `?` stay inside one folder, `**` crosses folders."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1 : end]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def path_matches(pattern: str, parts: Sequence[str], first: int = 0) -> bool:
+    """Whether `pattern` matches the path given as `parts` (folders then the file).
+
+    A pattern with a `/` is anchored at the project root and matches the path or any folder above
+    it (`src/gen` covers `src/gen/a.py`); a pattern without one matches any single folder or file
+    name (`build`, `*_pb2.py`). Names before index `first` (above the folder being walked) are not
+    tested against unanchored patterns, so `dtypelint build/` still checks what it is asked to.
+    """
+    text = pattern.strip()
+    if text.startswith("./"):
+        text = text[2:]
+    dir_only = text.endswith("/")
+    text = text.rstrip("/")
+    if not text:
+        return False
+    regex = _glob_regex(text.lstrip("/"))
+    last = len(parts) - 1 if dir_only else len(parts)
+    if "/" in text:
+        return any(regex.fullmatch("/".join(parts[: k + 1])) for k in range(last))
+    return any(regex.fullmatch(parts[k]) for k in range(first, last))
+
+
+def relative_parts(path: str | PurePath, root: Path | None) -> tuple[str, ...]:
+    """`path` as names relative to `root` (or the current folder); absolute when outside it."""
+    pure = Path(path)
+    base = root if root is not None else Path.cwd()
+    absolute = pure if pure.is_absolute() else Path.cwd() / pure
+    try:
+        return absolute.relative_to(base).parts
+    except ValueError:
+        return pure.parts if not pure.is_absolute() else absolute.parts[1:]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading settings
+
+_TOP_KEYS = (
+    "select",
+    "ignore",
+    "extend-select",
+    "per-file-ignores",
+    "exclude",
+    "extend-exclude",
+    "camera-names",
+    "extend-camera-names",
+    "unsafe-fixes",
+    "output-format",
+    "verify",
+)
+_VERIFY_KEYS = ("examples", "device", "dtype", "timeout")
+
+
+def find_config_file(start: Path) -> tuple[Path | None, Path | None]:
+    """(file with dtypelint settings, project root) found walking up from `start`.
+
+    The project root is the folder of the settings file, else of the nearest pyproject.toml.
+    A pyproject.toml without `[tool.dtypelint]` is passed over, as ruff passes over one without
+    `[tool.ruff]`.
+    """
+    nearest_pyproject: Path | None = None
+    for folder in (start, *start.parents):
+        for name in CONFIG_FILENAMES:
+            candidate = folder / name
+            if not candidate.is_file():
+                continue
+            if name != "pyproject.toml":
+                return candidate, folder
+            if nearest_pyproject is None:
+                nearest_pyproject = candidate
+            if _pyproject_has_section(candidate):
+                return candidate, folder
+    return None, nearest_pyproject.parent if nearest_pyproject else None
+
+
+def _pyproject_has_section(path: Path) -> bool:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if "dtypelint" not in text:  # cheap test before parsing
+        return False
+    return "dtypelint" in _read_toml(path).get("tool", {})
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def load_config(config_file: Path | None = None, start: Path | None = None) -> Config:
+    """Settings from `config_file`, else from the nearest config file above `start` (cwd)."""
+    if config_file is not None:
+        path = Path(config_file)
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such config file")
+        settings = _settings_in(path, explicit=True)
+        return _build_config(settings, path, path.resolve().parent)
+    folder = Path(start if start is not None else Path.cwd()).resolve()
+    path, root = find_config_file(folder)
+    if path is None:
+        return Config(project_root=root)
+    return _build_config(_settings_in(path, explicit=False), path, root)
+
+
+def _settings_in(path: Path, *, explicit: bool) -> dict[str, Any]:
+    data = _read_toml(path)
+    if path.name != "pyproject.toml":
+        return data
+    settings = data.get("tool", {}).get("dtypelint")
+    if settings is None:
+        if explicit:  # an explicit file without our section is surely a mistake
+            raise ConfigError(f"{path}: no [tool.dtypelint] section")
+        return {}
+    if not isinstance(settings, dict):
+        raise ConfigError(f"{path}: `tool.dtypelint` must be a table")
+    return settings
+
+
+def _build_config(settings: Mapping[str, Any], path: Path, root: Path | None) -> Config:
+    section = "[tool.dtypelint]" if path.name == "pyproject.toml" else "the top level"
+    where = f"{path}:"
+    for key in settings:
+        if key not in _TOP_KEYS:
+            raise ConfigError(
+                f"{where} unknown key `{key}` in {section}{_did_you_mean(key, _TOP_KEYS)}"
+            )
+
+    def strings(key: str) -> tuple[str, ...] | None:
+        return _string_list(settings, key, where)
+
+    select = strings("select")
+    ignore = strings("ignore") or ()
+    extend_select = strings("extend-select") or ()
+    for key, selectors in (
+        ("select", select),
+        ("ignore", ignore),
+        ("extend-select", extend_select),
+    ):
+        _check_selectors_at(selectors or (), f"`{key}`", where)
+
+    per_file_ignores = _per_file_ignores(settings.get("per-file-ignores", {}), where)
+    camera_names = strings("camera-names")
+    extend_camera_names = strings("extend-camera-names") or ()
+    for key, names in (
+        ("camera-names", camera_names or ()),
+        ("extend-camera-names", extend_camera_names),
+    ):
+        for name in names:
+            if not _IDENTIFIER.match(name):
+                raise ConfigError(f"{where} `{key}`: `{name}` is not a Python identifier")
+
+    unsafe_fixes = settings.get("unsafe-fixes", False)
+    if not isinstance(unsafe_fixes, bool):
+        raise ConfigError(f"{where} `unsafe-fixes` must be true or false")
+    output_format = settings.get("output-format", "text")
+    if output_format not in OUTPUT_FORMATS:
+        raise ConfigError(
+            f"{where} `output-format` must be one of {', '.join(OUTPUT_FORMATS)}"
+            f"{_did_you_mean(str(output_format), OUTPUT_FORMATS)}"
+        )
+    return Config(
+        select=select,
+        ignore=ignore,
+        extend_select=extend_select,
+        per_file_ignores=per_file_ignores,
+        exclude=strings("exclude"),
+        extend_exclude=strings("extend-exclude") or (),
+        camera_names_setting=camera_names,
+        extend_camera_names=extend_camera_names,
+        unsafe_fixes=unsafe_fixes,
+        output_format=output_format,
+        verify=_verify_settings(settings.get("verify", {}), where),
+        project_root=root,
+        config_path=path,
+    )
+
+
+def _check_selectors_at(selectors: Sequence[str], key: str, where: str) -> None:
+    try:
+        check_selectors(selectors, key)
+    except ConfigError as exc:
+        raise ConfigError(f"{where} {exc}") from None
+
+
+def _string_list(settings: Mapping[str, Any], key: str, where: str) -> tuple[str, ...] | None:
+    if key not in settings:
+        return None
+    value = settings[key]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where} `{key}` must be a list of strings")
+    return tuple(value)
+
+
+def _per_file_ignores(value: Any, where: str) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} `per-file-ignores` must be a table of glob = [codes]")
+    result: dict[str, tuple[str, ...]] = {}
+    for pattern, codes in value.items():
+        if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
+            raise ConfigError(f"{where} `per-file-ignores` `{pattern}` must be a list of codes")
+        _check_selectors_at(codes, f"`per-file-ignores` `{pattern}`", where)
+        result[pattern] = tuple(codes)
+    return result
+
+
+def _verify_settings(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} `verify` must be a table ([tool.dtypelint.verify])")
+    for key in value:
+        if key not in _VERIFY_KEYS:
+            raise ConfigError(
+                f"{where} unknown key `{key}` in [tool.dtypelint.verify]"
+                f"{_did_you_mean(key, _VERIFY_KEYS)}"
+            )
+    result = dict(value)
+    if "examples" in result:
+        result["examples"] = list(_string_list(value, "examples", f"{where} verify") or ())
+    for key, allowed in (("device", VERIFY_DEVICES), ("dtype", VERIFY_DTYPES)):
+        if key in result and result[key] not in allowed:
+            raise ConfigError(
+                f"{where} verify `{key}` must be one of {', '.join(allowed)}"
+                f"{_did_you_mean(str(result[key]), allowed)}"
+            )
+    timeout = result.get("timeout")
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0
+    ):
+        raise ConfigError(f"{where} verify `timeout` must be a positive number of seconds")
+    return result

@@ -1,0 +1,92 @@
+"""The data every rule produces and every reporter consumes.
+
+Positions follow ruff's JSON: rows and columns are 1-based, columns count characters (not bytes).
+An end location is exclusive: it points just past the last character of the span.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+RULES_URL = "https://github.com/dtypelint/dtypelint/blob/main/rules/{code}.md"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    row: int
+    column: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"row": self.row, "column": self.column}
+
+
+class Applicability(str, Enum):
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text in [location, end_location) by `content` (an insertion when both are equal)."""
+
+    content: str
+    location: Location
+    end_location: Location
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "content": self.content,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "applicability": self.applicability.value,
+            "message": self.message,
+            "edits": [edit.to_json() for edit in self.edits],
+        }
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    name: str
+    message: str
+    filename: str
+    location: Location
+    end_location: Location
+    fix: Fix | None = None
+    # Free-form facts a rule may attach (the values involved); reporters may ignore them.
+    details: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def url(self) -> str:
+        return RULES_URL.format(code=self.code)
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not None
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.filename, self.location.row, self.location.column, self.code)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "filename": self.filename,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+            "fix": self.fix.to_json() if self.fix else None,
+            "url": self.url,
+        }

@@ -1,0 +1,71 @@
+"""Text positions: converting between ast's (line, utf-8 byte column) and our 1-based (row, char column)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cached_property
+
+from dtypelint.diagnostics import Location
+
+# Python's tokenizer ends lines at \r\n, \r or \n only (str.splitlines would also split on \x0c etc.).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class SourceText:
+    """A decoded source file with fast position conversions."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        starts = [0]
+        starts.extend(match.end() for match in _LINE_END.finditer(self.text))
+        return starts
+
+    @cached_property
+    def newline(self) -> str:
+        """The file's dominant line ending, used for any line we insert."""
+        match = _LINE_END.search(self.text)
+        return match.group(0) if match else "\n"
+
+    def line(self, row: int) -> str:
+        """Line `row` (1-based) without its line ending."""
+        starts = self.line_starts
+        if row < 1 or row > len(starts):
+            return ""
+        start = starts[row - 1]
+        end = starts[row] if row < len(starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+    def offset(self, location: Location) -> int:
+        """Character offset of a 1-based (row, column) location."""
+        return self.line_starts[location.row - 1] + location.column - 1
+
+    def location_at(self, offset: int) -> Location:
+        starts = self.line_starts
+        lo, hi = 0, len(starts) - 1
+        while lo < hi:  # last line start <= offset
+            mid = (lo + hi + 1) // 2
+            if starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return Location(lo + 1, offset - starts[lo] + 1)
+
+    def from_ast(self, lineno: int, byte_col: int) -> Location:
+        """ast gives utf-8 byte columns; convert to a 1-based character column."""
+        line = self.line(lineno)
+        if line.isascii():
+            return Location(lineno, byte_col + 1)
+        return Location(lineno, len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1)
+
+    def start(self, node: ast.AST) -> Location:
+        return self.from_ast(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+
+    def end(self, node: ast.AST) -> Location:
+        return self.from_ast(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+    def segment(self, node: ast.AST) -> str:
+        return self.text[self.offset(self.start(node)) : self.offset(self.end(node))]

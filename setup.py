@@ -1,0 +1,25 @@
+"""Build hook: ship the top-level rules/*.md pages inside the package (dtypelint/rule_pages/).
+
+Everything else about the package is in pyproject.toml.
+"""
+
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+
+
+class build_py_with_rule_pages(build_py):
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install reads rules/ from the checkout (dtypelint/docs.py)
+        target = Path(self.build_lib) / "dtypelint" / "rule_pages"
+        target.mkdir(parents=True, exist_ok=True)
+        for page in sorted((HERE / "rules").glob("*.md")):
+            (target / page.name).write_bytes(page.read_bytes())
+
+
+setup(cmdclass={"build_py": build_py_with_rule_pages})

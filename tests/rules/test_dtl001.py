@@ -1,0 +1,325 @@
+"""DTL001 factory-without-dtype: exact findings, exact fixes, and the look-alikes it must not flag."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.helpers import dedent, findings, fixed, messages
+
+# -- true positives ------------------------------------------------------------------------------
+
+
+def test_cat_with_ones_takes_the_met_activation_dtype() -> None:
+    code = """
+    import torch
+
+    def homogeneous(points_3d: torch.Tensor) -> torch.Tensor:
+        B, N, _ = points_3d.shape
+        return torch.cat([points_3d, torch.ones(B, N, 1, device=points_3d.device)], dim=-1)
+    """
+    assert findings(code) == [("DTL001", 5, 34)]
+    assert messages(code) == [
+        "torch.ones(...) defaults to float32 but meets 'points_3d'; add dtype=points_3d.dtype"
+    ]
+    assert fixed(code) == dedent("""
+    import torch
+
+    def homogeneous(points_3d: torch.Tensor) -> torch.Tensor:
+        B, N, _ = points_3d.shape
+        return torch.cat([points_3d, torch.ones(B, N, 1, device=points_3d.device, dtype=points_3d.dtype)], dim=-1)
+    """)
+
+
+def test_aliases_and_from_imports() -> None:
+    code = """
+    import torch as th
+    from torch import zeros as z
+
+    def f(x: th.Tensor):
+        a = th.zeros(3, device=x.device)
+        b = z(3, device=x.device)
+        return x + a + b
+    """
+    assert findings(code) == [("DTL001", 5, 9), ("DTL001", 6, 9)]
+
+
+def test_import_inside_function() -> None:
+    code = """
+    def f(x):
+        import torch
+        return x.view(-1) * torch.rand(4)
+    """
+    assert findings(code) == [("DTL001", 3, 25)]
+
+
+def test_index_assignment_through_device_variable() -> None:
+    code = """
+    import torch
+
+    def frames(joints: torch.Tensor) -> torch.Tensor:
+        device = joints.device
+        B = joints.shape[0]
+        origins = torch.zeros(B, 22, 3, device=device)
+        origins[:, :21] = joints
+        return origins
+    """
+    assert findings(code) == [("DTL001", 6, 15)]
+    assert "origins = torch.zeros(B, 22, 3, device=device, dtype=joints.dtype)" in fixed(code)
+
+
+def test_source_not_yet_bound_falls_back_to_the_device_tensor() -> None:
+    code = """
+    import torch
+
+    def axes(joints: torch.Tensor):
+        device = joints.device
+        rotations = torch.zeros(4, 3, 3, device=device)
+        for i in range(4):
+            x_axis = joints[:, i]
+            rotations[:, i] = torch.stack([x_axis, x_axis, x_axis], dim=-1)
+        return rotations
+    """
+    assert findings(code) == [("DTL001", 5, 17)]
+    assert "device=device, dtype=joints.dtype)" in fixed(code)
+
+
+def test_integer_tensor_in_cross_product() -> None:
+    code = """
+    import torch
+
+    def frame(z_axis: torch.Tensor):
+        y_global = torch.tensor([0, 1, 0], device=z_axis.device).expand_as(z_axis)
+        return torch.cross(y_global, z_axis, dim=-1)
+    """
+    assert findings(code) == [("DTL001", 4, 16)]
+    assert messages(code)[0].startswith("torch.tensor(...) defaults to int64 but meets 'z_axis'")
+    # An int64 tensor turned float computes other values in general: unsafe.
+    assert fixed(code) == dedent(code)
+    assert "torch.tensor([0, 1, 0], device=z_axis.device, dtype=z_axis.dtype)" in fixed(code, unsafe=True)
+
+
+def test_submodule_call_and_forward_params() -> None:
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+
+        def forward(self, feats):
+            query = torch.randn(feats.shape[0], 4, device=feats.device)
+            return self.fc(query) + feats
+    """
+    assert findings(code) == [("DTL001", 10, 17)]
+
+
+def test_returned_from_forward() -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    class Empty(nn.Module):
+        def forward(self, x):
+            if x.numel() == 0:
+                return torch.zeros(0, 4, device=x.device)
+            return x
+    """
+    assert findings(code) == [("DTL001", 7, 20)]
+    assert messages(code) == [
+        "torch.zeros(...) defaults to float32 and is returned from forward; add dtype=x.dtype"
+    ]
+
+
+def test_arange_divided_becomes_float32() -> None:
+    code = """
+    import torch
+
+    def ramp(x: torch.Tensor):
+        t = torch.arange(x.shape[1], device=x.device) / x.shape[1]
+        return x + t
+    """
+    assert findings(code) == [("DTL001", 4, 9)]
+    assert "torch.arange(x.shape[1], device=x.device, dtype=x.dtype)" in fixed(code)
+
+
+def test_dict_of_tensors_parameter() -> None:
+    code = """
+    import torch
+
+    def step(batch):
+        img = batch["image"]
+        noise = torch.randn(img.shape, device=img.device)
+        return img + noise
+    """
+    assert findings(code) == [("DTL001", 5, 13)]
+
+
+def test_multiline_call_with_trailing_comma_keeps_layout() -> None:
+    code = """
+    import torch
+
+    def f(x: torch.Tensor):
+        pad = torch.zeros(
+            x.shape[0],
+            3,
+            device=x.device,
+        )
+        return torch.cat([x, pad], dim=1)
+    """
+    assert findings(code) == [("DTL001", 4, 11)]
+    assert fixed(code) == dedent("""
+    import torch
+
+    def f(x: torch.Tensor):
+        pad = torch.zeros(
+            x.shape[0],
+            3,
+            device=x.device,
+            dtype=x.dtype,
+        )
+        return torch.cat([x, pad], dim=1)
+    """)
+
+
+def test_elementwise_meet_is_flagged_inside_autocast() -> None:
+    code = """
+    import torch
+
+    def f(x: torch.Tensor):
+        with torch.autocast("cuda"):
+            return torch.cat([x, torch.zeros(2, 3)])
+    """
+    assert findings(code) == [("DTL001", 5, 30)]
+
+
+# -- true negatives ------------------------------------------------------------------------------
+
+NEGATIVES = {
+    "dtype given": """
+        import torch
+        def f(x: torch.Tensor):
+            return x + torch.zeros(3, dtype=x.dtype, device=x.device)
+    """,
+    "dtype through **factory_kwargs": """
+        import torch
+        def f(x: torch.Tensor, device=None, dtype=None):
+            factory_kwargs = {"device": device, "dtype": dtype}
+            return x + torch.zeros(3, **factory_kwargs)
+    """,
+    "*_like and new_*": """
+        import torch
+        def f(x: torch.Tensor):
+            return x + torch.zeros_like(x) + x.new_ones(x.shape) + torch.full_like(x, 2.0)
+    """,
+    "cast right after creation": """
+        import torch
+        def f(x: torch.Tensor):
+            a = torch.ones(3, device=x.device).to(x.dtype)
+            b = torch.ones(3).to(x)
+            c = torch.ones(3).type_as(x)
+            return x * a * b * c
+    """,
+    "index arange": """
+        import torch
+        def f(x: torch.Tensor):
+            idx = torch.arange(x.shape[0], device=x.device)
+            return x[idx, idx] + x.gather(1, torch.arange(3)[None].expand(x.shape[0], 3))
+    """,
+    "integer arange in elementwise arithmetic keeps the activation dtype": """
+        import torch
+        def f(x: torch.Tensor):
+            return x * torch.arange(x.shape[-1], device=x.device)
+    """,
+    "bool masks": """
+        import torch
+        def f(x: torch.Tensor):
+            keep = torch.rand(x.shape[0], 1, device=x.device) < 0.9
+            m = torch.ones(x.shape[0], dtype=torch.bool, device=x.device)
+            return (x * keep)[m].masked_fill(torch.zeros(3).bool(), 0.0)
+    """,
+    "0-dim scalar tensors": """
+        import torch
+        def f(x: torch.Tensor, eps: float = 1e-6):
+            return x * torch.tensor(0.5, device=x.device) + torch.tensor(eps) + torch.full((), 2.0)
+    """,
+    "code outside tensor-taking functions": """
+        import torch
+        GRID = torch.zeros(4, 4)
+        def make_grid(n: int):
+            return torch.zeros(n, n) + torch.linspace(0, 1, n)
+    """,
+    "module __init__ builds weights": """
+        import torch
+        from torch import nn
+        class Scale(nn.Module):
+            def __init__(self, dim: int, init: torch.Tensor):
+                super().__init__()
+                self.gamma = nn.Parameter(init * torch.ones(dim))
+    """,
+    "explicit fixed dtype is a choice": """
+        import torch
+        def f(x: torch.Tensor):
+            return x + torch.zeros(3, dtype=torch.float32) + torch.arange(3).float()
+    """,
+    "factory never meets an activation": """
+        import torch
+        def f(x: torch.Tensor):
+            counts = torch.zeros(10)
+            counts[3] = 1.0
+            print(counts)
+            return x
+    """,
+    "matmul inside autocast": """
+        import torch
+        def f(x: torch.Tensor):
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                return x @ torch.eye(x.shape[-1], device=x.device)
+    """,
+    "dict key store is not an index assignment": """
+        import torch
+        def convert(state_dict):
+            out = {k: v for k, v in state_dict.items()}
+            out["head.bias"] = torch.zeros(state_dict["head.weight"].shape[0])
+            return out
+    """,
+    "token id fill value": """
+        import torch
+        def f(embeds: torch.Tensor, token_id):
+            ids = torch.full((embeds.shape[0], 1), token_id, device=embeds.device)
+            return torch.cat([ids, ids], dim=1), embeds
+    """,
+    "torch.tensor of integers beside names": """
+        import torch
+        def f(grid: torch.Tensor, merge):
+            return grid * torch.tensor([1, merge, merge])
+    """,
+    "noqa": """
+        import torch
+        def f(x: torch.Tensor):
+            return x + torch.zeros(3)  # noqa: DTL001
+    """,
+}
+
+
+@pytest.mark.parametrize("code", NEGATIVES.values(), ids=NEGATIVES.keys())
+def test_true_negatives(code: str) -> None:
+    assert findings(code, select="DTL001") == []
+
+
+def test_second_fix_changes_nothing() -> None:
+    code = """
+    import torch
+    def f(x: torch.Tensor):
+        return torch.cat([x, torch.zeros(2, 3)])
+    """
+    once = fixed(code)
+    assert once != dedent(code)
+    assert dtypelint_fix(once) == once
+
+
+def dtypelint_fix(source: str) -> str:
+    import dtypelint
+
+    return dtypelint.fix_source(source, "model.py").source

@@ -1,0 +1,255 @@
+"""DTL002 camera-matmul-uncast: exact findings, exact fixes, and the look-alikes it must not flag."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.helpers import dedent, findings, fixed, messages
+
+
+def test_fix_log_pattern_multiline_matmul() -> None:
+    code = """
+    import torch
+
+    def project(points_homo: torch.Tensor, extrinsics: torch.Tensor):
+        points_cam = torch.matmul(
+            points_homo,
+            extrinsics.transpose(-1, -2)
+        )
+        return points_cam
+    """
+    assert findings(code) == [("DTL002", 6, 9)]
+    assert messages(code) == [
+        "camera parameter 'extrinsics' meets activation 'points_homo' in `torch.matmul` without"
+        " a cast; cast it with .to(points_homo.dtype)"
+    ]
+    assert "extrinsics.to(points_homo.dtype).transpose(-1, -2)" in fixed(code)
+
+
+CASES = {
+    "matmul operator with .T": (
+        """
+        import torch
+        def f(points: torch.Tensor, K: torch.Tensor):
+            return points @ K.T
+        """,
+        (3, 21),
+        "return points @ K.to(points.dtype).T",
+    ),
+    "mT attribute": (
+        """
+        import torch
+        def f(points: torch.Tensor, w2c: torch.Tensor):
+            return points @ w2c.mT
+        """,
+        (3, 21),
+        "return points @ w2c.to(points.dtype).mT",
+    ),
+    "bmm with a dict lookup": (
+        """
+        import torch
+        def f(feats: torch.Tensor, batch):
+            return torch.bmm(feats, batch["intrinsics"].transpose(1, 2))
+        """,
+        (3, 29),
+        'return torch.bmm(feats, batch["intrinsics"].to(feats.dtype).transpose(1, 2))',
+    ),
+    "einsum with the camera first": (
+        """
+        import torch
+        def f(means: torch.Tensor, viewmats: torch.Tensor):
+            return torch.einsum("cij,nj->cni", viewmats[:, :3, :3], means)
+        """,
+        (3, 40),
+        'torch.einsum("cij,nj->cni", viewmats.to(means.dtype)[:, :3, :3], means)',
+    ),
+    "F.linear": (
+        """
+        import torch
+        import torch.nn.functional as F
+        def f(x: torch.Tensor, proj_matrix: torch.Tensor):
+            return F.linear(x, proj_matrix)
+        """,
+        (4, 24),
+        "return F.linear(x, proj_matrix.to(x.dtype))",
+    ),
+    "inverse then matmul: the cast goes after the inverse": (
+        """
+        import torch
+        def f(pix: torch.Tensor, K: torch.Tensor):
+            rays = torch.inverse(K)[:, None] @ pix[..., None]
+            return rays
+        """,
+        (3, 12),
+        "rays = torch.inverse(K).to(pix.dtype)[:, None] @ pix[..., None]",
+    ),
+    "linalg.inv method chain": (
+        """
+        import torch
+        def f(pix: torch.Tensor, K: torch.Tensor):
+            return pix @ torch.linalg.inv(K).mT
+        """,
+        (3, 18),
+        "return pix @ torch.linalg.inv(K).to(pix.dtype).mT",
+    ),
+    "affixed camera name through a local": (
+        """
+        import torch
+        def f(pts: torch.Tensor, K_inv: torch.Tensor):
+            Kt = K_inv.transpose(-1, -2)
+            return pts.matmul(Kt)
+        """,
+        (4, 23),
+        "return pts.matmul(Kt.to(pts.dtype))",
+    ),
+    "plain self attribute in a module": (
+        """
+        import torch
+        from torch import nn
+        class Proj(nn.Module):
+            def __init__(self, K):
+                super().__init__()
+                self.K = K
+                self.net = nn.Linear(3, 3)
+            def forward(self, x):
+                y = self.net(x)
+                return y @ self.K.T
+        """,
+        (10, 20),
+        "return y @ self.K.to(y.dtype).T",
+    ),
+    "attribute of a camera object": (
+        """
+        import torch
+        def f(points: torch.Tensor, cam):
+            return torch.matmul(points, cam.intrinsics.mT)
+        """,
+        (3, 33),
+        "return torch.matmul(points, cam.intrinsics.to(points.dtype).mT)",
+    ),
+    "arithmetic among camera values is wrapped": (
+        """
+        import torch
+        def f(x: torch.Tensor, K: torch.Tensor, w2c: torch.Tensor):
+            return x @ (K @ w2c[:3])
+        """,
+        (3, 17),
+        "return x @ (K @ w2c[:3]).to(x.dtype)",
+    ),
+    "from_numpy of a camera": (
+        """
+        import torch
+        def f(x: torch.Tensor, intrinsics):
+            K = torch.from_numpy(intrinsics)
+            return x @ K
+        """,
+        (4, 16),
+        "return x @ K.to(x.dtype)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("code", "where", "after"), CASES.values(), ids=CASES.keys())
+def test_true_positives(code: str, where: tuple[int, int], after: str) -> None:
+    assert findings(code, select="DTL002") == [("DTL002", *where)]
+    assert after in fixed(code, select="DTL002")
+
+
+NEGATIVES = {
+    "camera already cast": """
+        import torch
+        def f(x: torch.Tensor, K: torch.Tensor, E: torch.Tensor):
+            K = K.to(x.dtype)
+            a = x @ K
+            b = x @ E.type_as(x)
+            c = torch.matmul(x, E.to(x))
+            return a, b, c
+    """,
+    "matmul of two activations": """
+        import torch
+        def f(q: torch.Tensor, k: torch.Tensor):
+            return q @ k.transpose(-2, -1)
+    """,
+    "attention keys named K": """
+        import torch
+        from torch import nn
+        class Attn(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k_proj = nn.Linear(8, 8)
+            def forward(self, x):
+                K = self.k_proj(x)
+                return x @ K.transpose(-2, -1)
+    """,
+    "attention function with Q, K, V": """
+        import torch
+        def attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor):
+            return torch.softmax(Q @ K.transpose(-2, -1), -1) @ V
+    """,
+    "autocast region": """
+        import torch
+        def f(x: torch.Tensor, K: torch.Tensor):
+            with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
+                return x @ K.T
+    """,
+    "autocast decorator": """
+        import torch
+        @torch.autocast("cuda")
+        def f(x: torch.Tensor, K: torch.Tensor):
+            return x @ K.T
+    """,
+    "deliberate fixed precision": """
+        import torch
+        from torch.cuda.amp import custom_fwd
+        @custom_fwd(cast_inputs=torch.float32)
+        def f(x: torch.Tensor, K: torch.Tensor):
+            return x @ K.T
+    """,
+    "camera with camera": """
+        import torch
+        def compose(K: torch.Tensor, w2c: torch.Tensor):
+            return K @ w2c[:3]
+    """,
+    "linear projection weights named proj": """
+        import torch
+        import torch.nn.functional as F
+        def f(x: torch.Tensor, proj_weight: torch.Tensor, q_proj: torch.Tensor):
+            return F.linear(x, proj_weight) + x @ q_proj
+    """,
+    "registered buffer": """
+        import torch
+        from torch import nn
+        class Proj(nn.Module):
+            def __init__(self, K):
+                super().__init__()
+                self.register_buffer("K", K)
+            def forward(self, x):
+                return x @ self.K.T
+    """,
+    "code outside tensor-taking functions": """
+        import torch
+        K = torch.eye(3)
+        P = K @ torch.eye(3)
+    """,
+}
+
+
+@pytest.mark.parametrize("code", NEGATIVES.values(), ids=NEGATIVES.keys())
+def test_true_negatives(code: str) -> None:
+    assert findings(code, select="DTL002") == []
+
+
+def test_fix_result_parses_and_is_stable() -> None:
+    code = dedent("""
+    import torch
+    def f(x: torch.Tensor, K: torch.Tensor):
+        return x @ -K
+    """)
+    import ast
+
+    import dtypelint
+
+    once = dtypelint.fix_source(code, "m.py").source
+    ast.parse(once)
+    assert "(-K).to(x.dtype)" in once
+    assert dtypelint.fix_source(once, "m.py").source == once

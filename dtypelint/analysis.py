@@ -225,17 +225,28 @@ class Meet:
 
 @dataclass(eq=False)
 class FactoryCall:
-    """A float-defaulting factory called without `dtype=` in a tensor-taking function."""
+    """A tensor made in a fixed default dtype whose meetings with activations we follow.
 
-    node: ast.Call
+    `origin` says how it was made: "factory" (`torch.zeros(...)` without dtype: DTL001),
+    "numpy" (`torch.from_numpy(a)`, `torch.tensor(np_array)`: DTL004), "helper" (a call of a local
+    function returning a NumPy-derived tensor: DTL004), "attribute" (`self.x = torch...` in a
+    module's `__init__`, not registered: DTL005).
+    """
+
+    node: ast.AST
     func_text: str  # `torch.zeros`, `th.ones`, `zeros` as written
-    factory: str  # canonical name: zeros, ones, arange, ...
+    factory: str  # canonical name: zeros, ones, arange, from_numpy, ...
     integer: bool  # int64 result (integer arange/tensor/full)
-    function: FunctionInfo
+    function: FunctionInfo | None
     bound_act_names: frozenset[str]  # activation names bound where the call runs
     device_source: str | None  # tensor whose `.device` the call uses
     meets: list[Meet] = field(default_factory=list)
-    numpy_data: bool = False  # `torch.tensor(np_array)`: DTL004's business
+    origin: str = "factory"
+    attribute: str | None = None  # for "attribute" origins: the attribute name
+
+    @property
+    def numpy_data(self) -> bool:
+        return self.origin in ("numpy", "helper")
     became_float: bool = False  # an int64 result turned float32 (`torch.arange(n) / n`)
     used_as_index: bool = False  # an int64 result used to index: a float dtype would break it
 
@@ -251,6 +262,7 @@ class FixedCast:
     node: ast.AST
     dtype: str
     source_node: ast.AST  # the receiver that was cast
+    bound_act_names: frozenset[str] = frozenset()  # activation names bound where the cast runs
 
 
 @dataclass(eq=False)
@@ -509,7 +521,24 @@ class ClassInfo:
     buffers: set[str] = field(default_factory=set)
     plain_attrs: dict[str, ast.AST] = field(default_factory=dict)  # self.x = <value> in __init__
     methods: set[str] = field(default_factory=set)
+    method_nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     bases: list[str] = field(default_factory=list)
+    #: plain tensors made in __init__ (`self.grid = torch.zeros(...)`): attr -> (statement, int64?)
+    tensor_attrs: dict[str, tuple[ast.stmt, bool]] = field(default_factory=dict)
+    numpy_attrs: set[str] = field(default_factory=set)
+    init_assignments: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a local function's return value carries, seen by its callers."""
+
+    cameras: tuple[str, ...] = ()
+    numpy: bool = False
+
+    @property
+    def interesting(self) -> bool:
+        return bool(self.cameras or self.numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -532,6 +561,7 @@ class ModuleAnalysis:
         self.filename = filename
         self.camera_names = CameraNames(camera_names)
         self.aliases: dict[str, str] = {}
+        self._scans: dict[int, _FunctionScan] = {}
         self.classes: dict[str, ClassInfo] = {}
         self.functions: list[FunctionInfo] = []
         self.factory_calls: list[FactoryCall] = []
@@ -559,9 +589,8 @@ class ModuleAnalysis:
                 shadowed.add(stmt.name)
         for name in shadowed:
             self.aliases.pop(name, None)
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.ClassDef):
-                self.classes[node.name] = self._class_info(node)
+        for node in _class_definitions(self.tree.body):
+            self.classes[node.name] = self._class_info(node)
         self._resolve_module_classes()
 
     @staticmethod
@@ -598,17 +627,25 @@ class ModuleAnalysis:
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 info.methods.add(stmt.name)
+                info.method_nodes[stmt.name] = stmt
                 self._collect_attributes(stmt, info)
         return info
 
+    def scan(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> _FunctionScan:
+        """One generic walk of a function, shared by class facts and the flow (cached)."""
+        scan = self._scans.get(id(func))
+        if scan is None:
+            scan = self._scans[id(func)] = _FunctionScan.of(func, self)
+        return scan
+
     def _collect_attributes(self, method: ast.FunctionDef | ast.AsyncFunctionDef, info: ClassInfo) -> None:
-        for node in ast.walk(method):
+        for node in self.scan(method).self_facts:
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     if _is_self_attribute(target):
-                        self._classify_attribute(target.attr, node.value, info, method.name)  # type: ignore[attr-defined]
+                        self._classify_attribute(target.attr, node.value, info, method.name, node)  # type: ignore[attr-defined]
             elif isinstance(node, ast.AnnAssign) and node.value and _is_self_attribute(node.target):
-                self._classify_attribute(node.target.attr, node.value, info, method.name)  # type: ignore[attr-defined]
+                self._classify_attribute(node.target.attr, node.value, info, method.name, node)  # type: ignore[attr-defined]
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 registrar = node.func.attr
                 if registrar in ("register_buffer", "register_parameter") and node.args:
@@ -616,14 +653,23 @@ class ModuleAnalysis:
                     if name:
                         (info.buffers if registrar == "register_buffer" else info.parameters).add(name)
                         info.plain_attrs.pop(name, None)
+                        info.tensor_attrs.pop(name, None)
                 elif registrar in ("add_module", "register_module") and node.args:
                     name = constant_string(node.args[0])
                     if name:
                         info.submodules.add(name)
 
-    def _classify_attribute(self, attr: str, value: ast.AST, info: ClassInfo, method: str) -> None:
+    def _classify_attribute(self, attr: str, value: ast.AST, info: ClassInfo, method: str, stmt: ast.stmt) -> None:
+        if method == "__init__":
+            info.init_assignments[attr] = info.init_assignments.get(attr, 0) + 1
         if attr in info.buffers or attr in info.parameters:
             return
+        if method == "__init__":
+            kind = self._tensor_kind(value)
+            if kind is not None:
+                info.tensor_attrs.setdefault(attr, (stmt, kind == "int"))
+            elif isinstance(value, ast.Call) and (self.qualify(value.func) or "").startswith("numpy."):
+                info.numpy_attrs.add(attr)
         if isinstance(value, ast.Call):
             qualname = self.qualify(value.func) or dotted_name(value.func) or ""
             last = qualname.rsplit(".", 1)[-1]
@@ -635,6 +681,46 @@ class ModuleAnalysis:
                 return
         if method == "__init__" or attr not in info.plain_attrs:
             info.plain_attrs.setdefault(attr, value)
+
+    def _tensor_kind(self, value: ast.AST) -> str | None:
+        """float | int when `value` builds a tensor with torch (for plain `self.x = ...`)."""
+        makes_tensor = False
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call):
+                qualname = self.qualify(node.func) or ""
+                if qualname.startswith("torch.nn.") or qualname == "torch.nn.Parameter":
+                    return None
+                short = qualname.rsplit(".", 1)[-1]
+                if qualname.startswith("torch.") and (short in FACTORIES or short in _TENSOR_BUILDERS):
+                    makes_tensor = True
+        if not makes_tensor:
+            return None
+        return "int" if self._integer_expression(value) else "float"
+
+    def _integer_expression(self, value: ast.AST) -> bool:
+        node = value
+        while isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr in INT_METHODS | {"bool"}:
+                return True
+            dtype = keyword(node, "dtype")
+            if dtype is not None:
+                return (self.qualify(dtype) or "") in INT_DTYPES
+            qualname = self.qualify(node.func) or ""
+            short = qualname.rsplit(".", 1)[-1]
+            if qualname.startswith("torch."):
+                if short in ("randint", "randperm"):
+                    return True
+                if short == "arange":
+                    return not any(isinstance(c, ast.Constant) and isinstance(c.value, float) for c in ast.walk(node))
+                if short in ("tensor", "as_tensor") and node.args:
+                    constants = [c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant)]
+                    return bool(constants) and all(isinstance(c, int) for c in constants)
+                return False
+            if isinstance(node.func, ast.Attribute):
+                node = node.func.value
+            else:
+                return False
+        return False
 
     def _resolve_module_classes(self) -> None:
         def is_module(info: ClassInfo, seen: set[str]) -> bool:
@@ -657,13 +743,64 @@ class ModuleAnalysis:
                     info.parameters |= parent.parameters
                     info.buffers |= parent.buffers
                     info.methods |= parent.methods
+                    for name, method in parent.method_nodes.items():
+                        info.method_nodes.setdefault(name, method)
+                    for key, tensor_attr in parent.tensor_attrs.items():
+                        info.tensor_attrs.setdefault(key, tensor_attr)
+                    info.numpy_attrs |= parent.numpy_attrs
                     for key, val in parent.plain_attrs.items():
                         info.plain_attrs.setdefault(key, val)
 
     # -- functions ----------------------------------------------------------------------------
 
     def _analyze_functions(self) -> None:
-        self._walk_definitions(self.tree.body, None, None, "")
+        """Walk every function; walk again while helper summaries teach callers something new.
+
+        Summaries are per function and per file: a helper returning a camera value or a NumPy
+        tensor gives that provenance to its callers' results, and a helper called with a camera
+        argument sees that parameter as a camera parameter. Most files settle in one walk.
+        """
+        self.local_functions = {
+            stmt.name: stmt for stmt in self.tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        self.summaries: dict[int, Summary] = {}
+        self.forced_cameras: dict[int, frozenset[str]] = {}
+        for _ in range(3):
+            self.functions, self.factory_calls, self.matmul_operands, self.fixed_casts = [], [], [], []
+            self.attribute_records: dict[tuple[str, str], FactoryCall] = {}
+            self.new_summaries: dict[int, Summary] = {}
+            self.camera_args: dict[int, set[str]] = {}
+            self.act_args: dict[int, set[str]] = {}
+            self._walk_definitions(self.tree.body, None, None, "")
+            summaries = {key: value for key, value in self.new_summaries.items() if value.interesting}
+            forced = {
+                key: frozenset(names - self.act_args.get(key, set()))
+                for key, names in self.camera_args.items()
+                if names - self.act_args.get(key, set())
+            }
+            if summaries == self.summaries and forced == self.forced_cameras:
+                break
+            self.summaries, self.forced_cameras = summaries, forced
+
+    def attribute_record(self, cls: ClassInfo, attr: str) -> FactoryCall:
+        """The one record for a plain tensor attribute of a module, shared by all its methods."""
+        key = (cls.name, attr)
+        record = self.attribute_records.get(key)
+        if record is None:
+            stmt, integer = cls.tensor_attrs[attr]
+            record = FactoryCall(
+                node=stmt,
+                func_text=f"self.{attr}",
+                factory="attribute",
+                integer=integer,
+                function=None,
+                bound_act_names=frozenset(),
+                device_source=None,
+                origin="attribute",
+                attribute=attr,
+            )
+            self.attribute_records[key] = record
+        return record
 
     def _walk_definitions(
         self,
@@ -729,6 +866,7 @@ class FunctionFlow:
         self.fixed_precision_depth = 0
         self.seen_calls: set[int] = set()
         self.dict_params: list[str] = []
+        self.returns: list[Value] = []
         self.info = self._function_info(prefix)
 
     # -- setup ----------------------------------------------------------------------------------
@@ -742,12 +880,17 @@ class FunctionFlow:
         if in_method:
             params = params[1:]
         is_forward = in_method and node.name == "forward" and bool(self.cls and self.cls.is_module)
-        used = _TensorUsage.scan(node, self.module)
+        used = self.module.scan(node)
         attention = ATTENTION_NAMES & {p.arg for p in params}
+        forced_cameras = self.module.forced_cameras.get(id(node), frozenset())
         tensor_params: list[str] = []
         camera_params: list[str] = []
+        for extra in (args.vararg, args.kwarg):
+            if extra is not None:
+                self.env[extra.arg] = EMPTY
         for param in params:
             name = param.arg
+            self.env[name] = EMPTY  # every parameter shadows a module-level import of its name
             annotation = _annotation_kind(param.annotation)
             default = defaults.get(name)
             scalar_default = isinstance(default, ast.Constant) and default.value is not None
@@ -764,6 +907,10 @@ class FunctionFlow:
             if name in used.dicts and annotation != "tensor":
                 self.env[name] = Value(TENSOR_DICT)
                 self.dict_params.append(name)
+                continue
+            if name in forced_cameras:  # called with a camera argument (`project(points, K)`)
+                self.env[name] = Value(CAMERA, cameras=(name,))
+                camera_params.append(name)
                 continue
             if not is_tensor:
                 continue
@@ -825,6 +972,15 @@ class FunctionFlow:
         if self.info.fixed_precision:
             self.fixed_precision_depth += 1
         self.block(self.node.body)
+        self.module.new_summaries[id(self.node)] = self.summary()
+
+    def summary(self) -> Summary:
+        returned = [item for value in self.returns for item in (value.items if value.items is not None else (value,))]
+        if not returned or any(value.is_act for value in returned):
+            return Summary()
+        cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
+        numpy = any(record.numpy_data for value in returned for record in value.factories)
+        return Summary(cameras=cameras[:1], numpy=numpy)
 
     @property
     def in_autocast(self) -> bool:
@@ -851,6 +1007,7 @@ class FunctionFlow:
         elif isinstance(stmt, ast.Return):
             if stmt.value is not None:
                 value = self.eval(stmt.value)
+                self.returns.append(value)
                 if self.info.is_forward:
                     self.record_return(stmt.value, value)
         elif isinstance(stmt, ast.If):
@@ -1156,6 +1313,13 @@ class FunctionFlow:
         if self.module.camera_names.matches(attr):
             # A plain attribute: `module.to(torch.bfloat16)` does not convert it.
             return Value(CAMERA, cameras=(key,))
+        if attr in cls.tensor_attrs and cls.is_module:
+            record = self.module.attribute_record(cls, attr)
+            if record.integer:
+                return Value(INT, int_factories=frozenset({record}))
+            return Value(0, factories=frozenset({record}))
+        if attr in cls.numpy_attrs:
+            return Value(NUMPY)
         if attr not in cls.plain_attrs and cls.is_module:
             return Value(MODULE)  # set elsewhere (a parent class): most often a submodule
         return EMPTY
@@ -1220,6 +1384,8 @@ class FunctionFlow:
                 return Value(PY_NUMBER)
             return self.unknown_call(args)
         args = self.eval_args(node)
+        if isinstance(func, ast.Name) and func.id not in self.env and func.id in self.module.local_functions:
+            return self.local_call(node, self.module.local_functions[func.id], args, func.id, skip_self=False)
         if isinstance(func, ast.Name):
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
@@ -1260,12 +1426,55 @@ class FunctionFlow:
     def self_method_call(self, node: ast.Call, name: str) -> Value:
         args = self.eval_args(node)
         cls = self.cls
+        if cls is not None and name in cls.method_nodes:
+            return self.local_call(node, cls.method_nodes[name], args, f"self.{name}", skip_self=True)
         if cls is not None and (name in cls.submodules or (cls.is_module and name not in cls.methods and name not in cls.plain_attrs)):
             if name in ("register_buffer", "register_parameter", "parameters", "named_parameters", "modules", "children", "state_dict", "apply", "train", "eval", "to", "cuda", "float", "half"):
                 return EMPTY
             return self.module_call(node, args)
         if name in ("to", "float", "half"):
             return EMPTY
+        return self.unknown_call(args)
+
+    def local_call(
+        self,
+        node: ast.Call,
+        callee: ast.FunctionDef | ast.AsyncFunctionDef,
+        args: list[tuple[ast.expr, Value]],
+        name: str,
+        skip_self: bool,
+    ) -> Value:
+        """A call of a function of this file: note what its parameters receive, use its summary."""
+        key = id(callee)
+        params = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
+        if skip_self:
+            params = params[1:]
+        if not any(isinstance(a, ast.Starred) for a in node.args):
+            received = list(zip(params, (v for _, v in args[: len(node.args)])))
+            received += [(kw.arg, v) for kw, (_, v) in zip(node.keywords, args[len(node.args) :]) if kw.arg]
+            for param, value in received:
+                if value.is_camera:
+                    self.module.camera_args.setdefault(key, set()).add(param)
+                elif value.is_act:
+                    self.module.act_args.setdefault(key, set()).add(param)
+        summary = self.module.summaries.get(key)
+        if summary is not None and summary.cameras:
+            return Value(CAMERA, cameras=(f"{name}(...)",))
+        if summary is not None and summary.numpy:
+            record = FactoryCall(
+                node=node,
+                func_text=name,
+                factory="helper",
+                integer=False,
+                function=self.info,
+                bound_act_names=self.bound_act_names(),
+                device_source=None,
+                origin="helper",
+            )
+            if id(node) not in self.seen_calls:
+                self.seen_calls.add(id(node))
+                self.module.factory_calls.append(record)
+            return Value(0, factories=frozenset({record}))
         return self.unknown_call(args)
 
     def tensor_method(self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value) -> Value:  # noqa: C901
@@ -1362,7 +1571,7 @@ class FunctionFlow:
         return EMPTY  # an unknown dtype: assume the author chose it
 
     def fixed_cast(self, node: ast.AST, receiver_node: ast.expr, dtype: str) -> Value:
-        cast = FixedCast(node, dtype, receiver_node)
+        cast = FixedCast(node, dtype, receiver_node, self.bound_act_names())
         if id(node) not in self.seen_calls:
             self.seen_calls.add(id(node))
             self.module.fixed_casts.append(cast)
@@ -1395,7 +1604,9 @@ class FunctionFlow:
             data = args[0][1] if args else EMPTY
             if data.flags & CAMERA:
                 return Value(CAMERA, cameras=data.cameras)
-            return EMPTY
+            record = self.new_factory(node, short, integer=False)
+            record.origin = "numpy"
+            return Value(0, factories=frozenset({record}))
         args = [(arg, self.eval(arg)) for arg in node.args]
         kwargs = [(kw.arg, kw.value, self.eval(kw.value)) for kw in node.keywords]
         if qualname in INT_TORCH_FUNCS:
@@ -1467,7 +1678,7 @@ class FunctionFlow:
             return Value(data.flags & (ACT | CAMERA | INT | BOOL | FIXED), cameras=data.cameras, fixed=data.fixed)
         if kind == "numpy":
             record = self.new_factory(node, short, integer=False)
-            record.numpy_data = True
+            record.origin = "numpy"
             return Value(0, factories=frozenset({record}))
         if kind is None:
             return EMPTY
@@ -1475,6 +1686,10 @@ class FunctionFlow:
         if kind == "int":
             return Value(INT, int_factories=frozenset({record}))
         return Value(0, factories=frozenset({record}))
+
+    def bound_act_names(self) -> frozenset[str]:
+        bound = frozenset(name for name, value in self.env.items() if value.is_act and not value.alias)
+        return bound | frozenset(self.info.tensor_params)
 
     def new_factory(self, node: ast.Call, short: str, integer: bool) -> FactoryCall:
         device = keyword(node, "device")
@@ -1484,14 +1699,13 @@ class FunctionFlow:
                 device_source = expression_root_name(device.value)
             else:
                 device_source = self.eval(device).device_of
-        bound = frozenset(name for name, value in self.env.items() if value.is_act and not value.alias)
         record = FactoryCall(
             node=node,
             func_text=self.module.text(node.func),
             factory=short,
             integer=integer,
             function=self.info,
-            bound_act_names=bound | frozenset(self.info.tensor_params),
+            bound_act_names=self.bound_act_names(),
             device_source=device_source,
         )
         if id(node) not in self.seen_calls:
@@ -1729,21 +1943,47 @@ def _literal_leaves(node: ast.AST, value: Value) -> Iterator[tuple[ast.AST, Valu
         yield node, value
 
 
-class _TensorUsage:
-    """Which parameters a function uses as tensors (or as dicts of tensors)."""
+def _class_definitions(body: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
+    """Class definitions among statements (nested ones too), without walking expressions."""
+    for stmt in body:
+        if isinstance(stmt, ast.ClassDef):
+            yield stmt
+            yield from _class_definitions(stmt.body)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield from _class_definitions(stmt.body)
+        else:
+            for block in _child_blocks(stmt):
+                yield from _class_definitions(block)
+
+
+#: torch functions (besides factories) whose result, stored on a module, is a plain tensor.
+_TENSOR_BUILDERS = frozenset({"from_numpy", "stack", "cat", "meshgrid", "randint", "randperm", "diag", "tril", "triu", "exp", "pow", "sin", "cos"})
+_REGISTRARS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+
+
+class _FunctionScan:
+    """Facts from one walk of a function: parameters used as tensors (or as dicts of tensors),
+    and the statements that define `self.<attr>` (for class facts)."""
 
     def __init__(self) -> None:
         self.tensors: set[str] = set()
         self.dicts: set[str] = set()
+        self.self_facts: list[ast.AST] = []
 
     @classmethod
-    def scan(cls, func: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleAnalysis) -> _TensorUsage:
+    def of(cls, func: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleAnalysis) -> _FunctionScan:
         usage = cls()
         taken_from: dict[str, ast.expr] = {}  # `img = batch["image"]`: img's use tells batch's kind
         for node in ast.walk(func):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                if isinstance(node.value, (ast.Subscript, ast.Call)):
-                    taken_from[node.targets[0].id] = node.value
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(_is_self_attribute(t) for t in targets):
+                    usage.self_facts.append(node)
+                if len(targets) == 1 and isinstance(targets[0], ast.Name) and isinstance(node.value, (ast.Subscript, ast.Call)):
+                    taken_from[targets[0].id] = node.value
+                continue
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGISTRARS:
+                usage.self_facts.append(node)
             if isinstance(node, ast.Attribute) and node.attr in TENSOR_ATTRS:
                 usage.mark(node.value)
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):

@@ -52,10 +52,11 @@ class FactoryWithoutDtype(Rule):
 
     def check(self, module: ModuleAnalysis) -> Iterator[Diagnostic]:
         for record in module.factory_calls:
-            if record.numpy_data or not record.function.is_tensor_taking:
+            if record.origin != "factory" or record.function is None:
                 continue
-            # Autocast casts the operands of matrix products; elementwise meets still promote.
-            meets = [meet for meet in record.meets if not (meet.matmul and meet.autocast)]
+            if not record.function.is_tensor_taking:
+                continue
+            meets = reportable_meets(record)
             if meets:
                 yield self.report(module, record, meets)
 
@@ -81,6 +82,12 @@ class FactoryWithoutDtype(Rule):
         return self.diagnostic(module, record.node, message.replace("but is", "and is"), fix)
 
 
+def reportable_meets(record: FactoryCall) -> list[Meet]:
+    """Meetings worth reporting: autocast casts the operands of matrix products, not of
+    elementwise operations, which still promote."""
+    return [meet for meet in record.meets if not (meet.matmul and meet.autocast)]
+
+
 def dtype_source(record: FactoryCall, meets: list[Meet]) -> tuple[str | None, bool]:
     """The tensor whose dtype the factory should take, and whether using it is a safe fix.
 
@@ -95,7 +102,7 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> tuple[str | None, bo
     if device and (device in record.bound_act_names or device.startswith("self.")):
         integer_like = any(part in INTEGER_LIKE_NAMES for part in device.lower().split("_"))
         return device, not integer_like
-    params = record.function.tensor_params
+    params = record.function.tensor_params if record.function else []
     if params:
         return params[0], False
     return None, False

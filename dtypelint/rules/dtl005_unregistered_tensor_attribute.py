@@ -1,0 +1,62 @@
+"""DTL005 unregistered-tensor-attribute: a plain tensor on a module, skipped by `module.to(dtype)`."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from dtypelint.analysis import FactoryCall, ModuleAnalysis
+from dtypelint.diagnostics import Diagnostic, Edit
+from dtypelint.rules.base import Invalid, Rule, make_fix
+from dtypelint.rules.dtl001_factory_without_dtype import reportable_meets
+
+
+class UnregisteredTensorAttribute(Rule):
+    code = "DTL005"
+    name = "unregistered-tensor-attribute"
+    summary = "Module stores a tensor in a plain attribute that meets activations"
+
+    valid = (
+        "import torch\nfrom torch import nn\nclass M(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.register_buffer('scale', torch.ones(3))\n"
+        "    def forward(self, x):\n        return x * self.scale\n",
+    )
+    invalid = (
+        Invalid(
+            "import torch\nfrom torch import nn\nclass M(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.scale = torch.ones(3)\n"
+            "    def forward(self, x):\n        return x * self.scale\n",
+            line=6,
+            column=9,
+            fixed="import torch\nfrom torch import nn\nclass M(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.register_buffer(\"scale\", torch.ones(3), persistent=False)\n"
+            "    def forward(self, x):\n        return x * self.scale\n",
+        ),
+    )
+
+    def check(self, module: ModuleAnalysis) -> Iterator[Diagnostic]:
+        for (class_name, attr), record in module.attribute_records.items():
+            meets = reportable_meets(record)
+            if meets:
+                yield self.report(module, module.classes[class_name].init_assignments.get(attr, 0), record, meets)
+
+    def report(self, module: ModuleAnalysis, assignments: int, record: FactoryCall, meets: list) -> Diagnostic:
+        attr = record.attribute
+        first = meets[0]
+        where = f"meets '{first.act_names[0]}'" if first.act_names else "meets activations"
+        message = (
+            f"self.{attr} is a plain tensor attribute: module.to(torch.bfloat16), .half() and"
+            f" .cuda() skip it, and it {where}; register it as a buffer"
+        )
+        stmt = record.node
+        fix = None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and assignments == 1:
+            value = module.text(stmt.value)
+            edit = Edit(
+                f'self.register_buffer("{attr}", {value}, persistent=False)',
+                module.source.start(stmt),
+                module.source.end(stmt),
+            )
+            # persistent=False keeps the state dict as it was.
+            fix = make_fix(f"Register `self.{attr}` as a non-persistent buffer", [edit], safe=True)
+        return self.diagnostic(module, stmt, message, fix)

@@ -1,0 +1,123 @@
+"""DTL003 one-sided-cast: the attention pattern of the inductor seed and its look-alikes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.helpers import dedent, findings, fixed, messages
+
+SEED_ATTENTION = """
+import math
+
+import torch
+import torch.nn as nn
+
+
+class SingleHeadAttention(nn.Module):
+    def __init__(self, embed_dim=512, num_embeddings=10000):
+        super().__init__()
+        self.embedding = nn.Embedding(num_embeddings, embed_dim)
+        self.query_proj = nn.Linear(embed_dim, embed_dim)
+        self.key_proj = nn.Linear(embed_dim, embed_dim)
+        self.value_proj = nn.Linear(embed_dim, embed_dim)
+        self.out_proj = nn.Linear(embed_dim, embed_dim)
+
+    def forward(self, x):
+        x_emb = self.embedding(x)
+        query = self.query_proj(x_emb)
+        key = self.key_proj(x_emb)
+        value = self.value_proj(x_emb)
+        batch_size, seq_len, embed_dim = query.shape
+        query = query.view(batch_size, seq_len, 1, embed_dim).permute(0, 2, 1, 3)
+        key = key.view(batch_size, seq_len, 1, embed_dim).permute(0, 2, 1, 3)
+        value = value.view(batch_size, seq_len, 1, embed_dim).permute(0, 2, 1, 3)
+        query = query / math.sqrt(query.size(-1))
+        attn_scores = query @ key.transpose(-2, -1)
+        attn_scores = attn_scores.float()         # upcast to float32 for stable softmax
+        attn_weights = torch.softmax(attn_scores, dim=-1)
+        attn_weights = attn_weights.half()         # downcast back to float16
+        context = attn_weights @ value             # half @ float => error in eager, OK in compile
+        context = context.permute(0, 2, 1, 3).reshape(batch_size, seq_len, embed_dim)
+        return self.out_proj(context)
+"""
+
+
+def test_seed_attention_block() -> None:
+    assert findings(SEED_ATTENTION) == [("DTL003", 30, 19)]
+    assert messages(SEED_ATTENTION) == [
+        "'attn_weights' is cast to float16 (.half()) but meets activation 'value' in `@`,"
+        " which has the run's dtype; cast to value.dtype instead"
+    ]
+    after = fixed(SEED_ATTENTION)
+    assert "        attn_weights = attn_weights.to(value.dtype)         # downcast back to float16\n" in after
+    assert after.count("\n") == dedent(SEED_ATTENTION).count("\n")
+
+
+CASES = {
+    "float() directly in the operand": (
+        """
+        import torch
+        def logits(x: torch.Tensor, w: torch.Tensor):
+            return x.float() @ w
+        """,
+        (3, 12),
+        "return x.to(w.dtype) @ w",
+    ),
+    "to(torch.float16) in F.linear": (
+        """
+        import torch
+        import torch.nn.functional as F
+        def f(x: torch.Tensor, weight: torch.Tensor):
+            return F.linear(x.to(torch.float16), weight)
+        """,
+        (4, 21),
+        "return F.linear(x.to(weight.dtype), weight)",
+    ),
+    "camera cast to float": (
+        """
+        import torch
+        def f(points: torch.Tensor, K: torch.Tensor):
+            return points @ K.float().T
+        """,
+        (3, 21),
+        "return points @ K.to(points.dtype).T",
+    ),
+}
+
+
+@pytest.mark.parametrize(("code", "where", "after"), CASES.values(), ids=CASES.keys())
+def test_true_positives(code: str, where: tuple[int, int], after: str) -> None:
+    assert findings(code, select="DTL003") == [("DTL003", *where)]
+    assert after in fixed(code, select="DTL003")
+
+
+NEGATIVES = {
+    "both sides cast together": """
+        import torch
+        def f(q: torch.Tensor, k: torch.Tensor):
+            return q.float() @ k.float().transpose(-2, -1)
+    """,
+    "cast back to the other operand's dtype before the matmul": """
+        import torch
+        def f(scores: torch.Tensor, v: torch.Tensor):
+            p = torch.softmax(scores.float(), dim=-1).to(v.dtype)
+            return p @ v
+    """,
+    "cast only used in a reduction": """
+        import torch
+        def f(x: torch.Tensor, w: torch.Tensor):
+            norm = x.float().pow(2).mean(-1, keepdim=True)
+            return (x * torch.rsqrt(norm).type_as(x)) @ w
+    """,
+    "autocast disabled region is deliberate": """
+        import torch
+        def f(x: torch.Tensor, w: torch.Tensor):
+            with torch.autocast("cuda", enabled=False):
+                return x.float() @ w
+    """,
+}
+
+
+@pytest.mark.parametrize("code", NEGATIVES.values(), ids=NEGATIVES.keys())
+def test_true_negatives(code: str) -> None:
+    assert findings(code, select="DTL003") == []

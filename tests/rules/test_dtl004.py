@@ -1,0 +1,134 @@
+"""DTL004 numpy-float64: NumPy-made tensors (float64 by default) meeting activations."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.helpers import dedent, findings, fixed, messages
+
+CASES = {
+    "from_numpy of np.load in a matmul (safe)": (
+        """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor, path: str):
+            w = torch.from_numpy(np.load(path))
+            return x @ w
+        """,
+        (4, 9),
+        "w = torch.from_numpy(np.load(path)).to(x.dtype)",
+        False,
+    ),
+    "torch.tensor of a numpy array keeps device=": (
+        """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor):
+            offsets = torch.tensor(np.linspace(0, 1, 8), device=x.device)
+            return x + offsets
+        """,
+        (4, 15),
+        "offsets = torch.tensor(np.linspace(0, 1, 8), device=x.device, dtype=x.dtype)",
+        True,
+    ),
+    "array from .numpy() then as_tensor": (
+        """
+        import torch
+        def f(x: torch.Tensor, y: torch.Tensor):
+            arr = y.detach().cpu().numpy() * 2.0
+            return x * torch.as_tensor(arr)
+        """,
+        (4, 16),
+        "return x * torch.as_tensor(arr, dtype=x.dtype)",
+        True,
+    ),
+    "module attribute holding an array": (
+        """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Norm(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mean = np.array([0.485, 0.456, 0.406])
+            def forward(self, img):
+                return img - torch.from_numpy(self.mean).to(img.device)[:, None, None]
+        """,
+        (9, 22),
+        "torch.from_numpy(self.mean).to(img.dtype).to(img.device)",
+        True,
+    ),
+    "parameter annotated as an array": (
+        """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor, table: np.ndarray):
+            return torch.cat([x, torch.tensor(table)], dim=0)
+        """,
+        (4, 26),
+        "torch.tensor(table, dtype=x.dtype)",
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize(("code", "where", "after", "unsafe"), CASES.values(), ids=CASES.keys())
+def test_true_positives(code: str, where: tuple[int, int], after: str, unsafe: bool) -> None:
+    assert findings(code) == [("DTL004", *where)]
+    assert after in fixed(code, unsafe=unsafe)
+    if unsafe:
+        # float64 arithmetic would become float32 arithmetic: not applied without --unsafe-fixes
+        assert fixed(code) == dedent(code)
+
+
+def test_message_names_the_values() -> None:
+    code = CASES["from_numpy of np.load in a matmul (safe)"][0]
+    assert messages(code) == [
+        "torch.from_numpy(...) makes a tensor from a NumPy array (float64 by default) but meets 'x';"
+        " add .to(x.dtype)"
+    ]
+
+
+NEGATIVES = {
+    "dtype given at creation": """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor):
+            return x + torch.tensor(np.ones(3), dtype=x.dtype)
+    """,
+    "cast right after from_numpy": """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor):
+            return x + torch.from_numpy(np.ones(3)).to(x)
+    """,
+    "never meets an activation": """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor):
+            lookup = torch.from_numpy(np.arange(10))
+            return x, lookup
+    """,
+    "outside tensor-taking code": """
+        import numpy as np
+        import torch
+        def load(path):
+            return torch.from_numpy(np.load(path)) * 2
+    """,
+    "camera arrays are DTL002's": """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor, intrinsics):
+            return x @ torch.from_numpy(intrinsics)
+    """,
+}
+
+
+@pytest.mark.parametrize("code", NEGATIVES.values(), ids=NEGATIVES.keys())
+def test_true_negatives(code: str) -> None:
+    assert [f for f in findings(code) if f[0] in ("DTL001", "DTL004")] == []
+
+
+def test_dtl001_stays_quiet_on_numpy_calls() -> None:
+    code = CASES["torch.tensor of a numpy array keeps device="][0]
+    assert [f[0] for f in findings(code)] == ["DTL004"]

@@ -1,0 +1,144 @@
+"""DTL005 unregistered-tensor-attribute: plain tensors on modules that meet activations."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.helpers import dedent, findings, fixed, messages
+
+GRID = """
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Warp(nn.Module):
+    def __init__(self, size: int):
+        super().__init__()
+        self.base_grid = torch.stack(torch.meshgrid(torch.linspace(-1, 1, size), torch.linspace(-1, 1, size), indexing="xy"), -1)
+        self.net = nn.Conv2d(3, 2, 3, padding=1)
+
+    def forward(self, img):
+        flow = self.net(img).permute(0, 2, 3, 1)
+        return F.grid_sample(img, self.base_grid + flow, align_corners=True)
+"""
+
+
+def test_plain_grid_attribute() -> None:
+    assert findings(GRID) == [("DTL005", 9, 9)]
+    assert messages(GRID) == [
+        "self.base_grid is a plain tensor attribute: module.to(torch.bfloat16), .half() and .cuda()"
+        " skip it, and it meets 'flow'; register it as a buffer"
+    ]
+    assert (
+        '        self.register_buffer("base_grid", torch.stack(torch.meshgrid(torch.linspace(-1, 1, size),'
+        ' torch.linspace(-1, 1, size), indexing="xy"), -1), persistent=False)\n'
+    ) in fixed(GRID)
+
+
+def test_normalization_constants_in_a_subclass_method() -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    class Normalize(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mean = torch.tensor([0.485, 0.456, 0.406]).view(1, 3, 1, 1)
+
+        def normalize(self, x: torch.Tensor) -> torch.Tensor:
+            return x - self.mean
+    """
+    assert findings(code) == [("DTL005", 7, 9)]
+
+
+def test_camera_attribute_gives_dtl002_and_its_fix_casts() -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    class Projector(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.K = torch.tensor([[500.0, 0.0, 320.0], [0.0, 500.0, 240.0], [0.0, 0.0, 1.0]])
+            self.lift = nn.Linear(8, 3)
+
+        def forward(self, feats):
+            pts = self.lift(feats)
+            return pts @ self.K.T
+    """
+    assert findings(code) == [("DTL002", 12, 22)]
+    assert "return pts @ self.K.to(pts.dtype).T" in fixed(code)
+
+
+NEGATIVES = {
+    "registered buffer": """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("scale", torch.ones(3))
+            def forward(self, x):
+                return x * self.scale
+    """,
+    "parameter": """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = nn.Parameter(torch.ones(3))
+            def forward(self, x):
+                return x * self.scale
+    """,
+    "integer index attribute": """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.order = torch.arange(8).flip(0)
+            def forward(self, x):
+                return x[:, self.order]
+    """,
+    "attribute cast before use": """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = torch.ones(3)
+            def forward(self, x):
+                return x * self.scale.to(x)
+    """,
+    "not a module": """
+        import torch
+        class Sampler:
+            def __init__(self):
+                self.weights = torch.ones(3)
+            def draw(self, x: torch.Tensor):
+                return x * self.weights
+    """,
+}
+
+
+@pytest.mark.parametrize("code", NEGATIVES.values(), ids=NEGATIVES.keys())
+def test_true_negatives(code: str) -> None:
+    assert findings(code, select="DTL005") == []
+
+
+def test_no_fix_when_assigned_twice_in_init() -> None:
+    code = """
+    import torch
+    from torch import nn
+    class M(nn.Module):
+        def __init__(self, learn: bool):
+            super().__init__()
+            self.scale = None
+            self.scale = torch.ones(3)
+        def forward(self, x):
+            return x * self.scale
+    """
+    assert findings(code) == [("DTL005", 7, 9)]
+    assert fixed(code) == dedent(code)

@@ -243,6 +243,9 @@ class FactoryCall:
     meets: list[Meet] = field(default_factory=list)
     origin: str = "factory"
     attribute: str | None = None  # for "attribute" origins: the attribute name
+    #: `torch.tensor([0, 1, 0])`: a vector of int literals, a float quantity written with ints
+    #: (the fix log's `y_global`). Unlike an index `arange`, it meets activations in arithmetic too.
+    int_literal_vector: bool = False
 
     @property
     def numpy_data(self) -> bool:
@@ -1683,6 +1686,12 @@ class FunctionFlow:
         if kind is None:
             return EMPTY
         record = self.new_factory(node, short, integer=(kind == "int"))
+        if kind == "int" and short in ("tensor", "as_tensor"):
+            data = node.args[0] if node.args else None
+            record.int_literal_vector = isinstance(data, (ast.List, ast.Tuple)) and all(
+                isinstance(leaf, ast.Constant) or isinstance(leaf, ast.UnaryOp) and isinstance(leaf.operand, ast.Constant)
+                for leaf, _ in _literal_leaves(data, EMPTY)
+            )
         if kind == "int":
             return Value(INT, int_factories=frozenset({record}))
         return Value(0, factories=frozenset({record}))
@@ -1786,8 +1795,8 @@ class FunctionFlow:
             for _, value in tracked:
                 for record in value.factories:
                     record.meets.append(meet)
-                if meet.strict:
-                    for record in value.int_factories:
+                for record in value.int_factories:
+                    if meet.strict or (record.int_literal_vector and kind in ("arith", "cat", "index")):
                         record.meets.append(meet)
         if keep_left and operands:
             return operands[0][1]

@@ -76,8 +76,11 @@ class FactoryWithoutDtype(Rule):
         fix = None
         edit = insert_keyword(module.source, record.node, "dtype", f"{source_name}.dtype")
         if edit is not None:
-            # An int64 tensor given a float dtype computes other values (and cannot index any more).
-            int_change = record.integer and (not record.became_float or record.used_as_index)
+            # An int64 tensor given a float dtype computes other values (and cannot index any
+            # more), except small int literals that only ever meet float activations.
+            int_change = record.integer and (
+                record.used_as_index or not (record.became_float or record.int_literal_vector)
+            )
             fix = make_fix(f"Add `dtype={source_name}.dtype`", [edit], safe=safe and not int_change)
         return self.diagnostic(module, record.node, message.replace("but is", "and is"), fix)
 

@@ -93,9 +93,32 @@ def test_integer_tensor_in_cross_product() -> None:
     """
     assert findings(code) == [("DTL001", 4, 16)]
     assert messages(code)[0].startswith("torch.tensor(...) defaults to int64 but meets 'z_axis'")
-    # An int64 tensor turned float computes other values in general: unsafe.
+    # Small int literals meeting float activations only: the same values in float.
+    assert "torch.tensor([0, 1, 0], device=z_axis.device, dtype=z_axis.dtype)" in fixed(code)
+
+
+def test_integer_literal_vector_in_arithmetic_like_the_fix_log() -> None:
+    code = """
+    import torch
+
+    def up_axis(z_axis: torch.Tensor):
+        y_global = torch.tensor([0, 1, 0], device=z_axis.device).expand_as(z_axis)
+        return y_global - (y_global * z_axis).sum(dim=-1, keepdim=True) * z_axis
+    """
+    assert findings(code) == [("DTL001", 4, 16)]
+
+
+def test_integer_arange_in_a_matmul_has_an_unsafe_fix() -> None:
+    code = """
+    import torch
+
+    def f(x: torch.Tensor):
+        return x @ torch.arange(x.shape[-1], device=x.device)
+    """
+    assert findings(code) == [("DTL001", 4, 16)]
+    # An int64 range given a float dtype computes other values in general: unsafe.
     assert fixed(code) == dedent(code)
-    assert "torch.tensor([0, 1, 0], device=z_axis.device, dtype=z_axis.dtype)" in fixed(code, unsafe=True)
+    assert "torch.arange(x.shape[-1], device=x.device, dtype=x.dtype)" in fixed(code, unsafe=True)
 
 
 def test_submodule_call_and_forward_params() -> None:

@@ -50,7 +50,9 @@ MATMUL_FUNCS = frozenset(
      "torch.linalg.vecdot", "torch.inner", "torch.nn.functional.linear",
      "torch.nn.functional.bilinear", "torch.functional.einsum"}
 )  # fmt: skip
-MATMUL_METHODS = frozenset({"matmul", "mm", "bmm", "mv", "dot", "outer", "inner", "baddbmm", "addmm", "addbmm"})
+MATMUL_METHODS = frozenset(
+    {"matmul", "mm", "bmm", "mv", "dot", "outer", "inner", "baddbmm", "addmm", "addbmm"}
+)
 #: Same-dtype ops that are not matrix products.
 STRICT_FUNCS = frozenset(
     {"torch.cross", "torch.linalg.cross", "torch.nn.functional.grid_sample",
@@ -101,10 +103,10 @@ TENSOR_ATTRS = frozenset(
      "item", "numpy", "inverse", "pinverse", "det", "t", "narrow", "roll", "cumsum", "prod",
      "amax", "amin", "std", "var", "nonzero", "is_floating_point", "element_size", "new",
      "index_add_", "index_put_", "masked_scatter_", "zero_", "fill_", "normal_", "uniform_",
-     "add_", "mul_", "sub_", "div_", "copy_", "cross", "norm", "logsumexp", "einsum", "split_with_sizes",
+     "add_", "mul_", "sub_", "div_", "copy_", "cross", "logsumexp", "einsum", "split_with_sizes",
      "unfold", "movedim", "swapaxes", "squeeze_", "unsqueeze_", "view_as_real", "pow", "sin",
      "cos", "atan2", "allclose", "isnan", "isfinite", "nan_to_num", "round", "floor", "ceil",
-     "mT", "bernoulli_", "exponential_"}
+     "bernoulli_", "exponential_"}
 )  # fmt: skip
 #: Methods that return a tensor of the receiver's dtype (shape/elementwise/reduction/copies).
 PRESERVING_METHODS = frozenset(
@@ -117,19 +119,51 @@ PRESERVING_METHODS = frozenset(
      "cos", "pow", "square", "reciprocal", "logsumexp", "nan_to_num", "round", "floor", "ceil",
      "masked_fill", "masked_fill_", "zero_", "fill_", "normal_", "uniform_", "requires_grad_",
      "squeeze_", "unsqueeze_", "diagonal", "diag", "diag_embed", "tril", "triu", "trace",
-     "flatten", "select", "index_fill", "index_fill_", "pin_memory", "share_memory_",
+     "select", "index_fill", "index_fill_", "pin_memory", "share_memory_",
      "max", "min", "median", "mode", "sort", "topk", "kthvalue", "cummax", "cummin", "clamp_min",
      "clamp_max", "sign", "mul_", "div_", "add_", "sub_", "bernoulli_", "exponential_",
-     "repeat_interleave", "tile", "broadcast_to", "contiguous", "as_strided", "type_as"}
+     "repeat_interleave", "tile", "broadcast_to", "as_strided", "type_as"}
 )  # fmt: skip
 #: Methods returning an integer or bool tensor whatever the receiver.
-INT_METHODS = frozenset({"argmax", "argmin", "argsort", "nonzero", "long", "int", "short", "byte", "char", "count_nonzero"})
+INT_METHODS = frozenset(
+    {
+        "argmax",
+        "argmin",
+        "argsort",
+        "nonzero",
+        "long",
+        "int",
+        "short",
+        "byte",
+        "char",
+        "count_nonzero",
+    }
+)
 BOOL_METHODS = frozenset(
     {"bool", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
      "logical_or", "logical_xor", "any", "all"}
 )  # fmt: skip
-SCALAR_METHODS = frozenset({"item", "dim", "numel", "element_size", "ndimension", "nelement", "get_device", "is_floating_point", "stride", "tolist", "data_ptr"})
-FIXED_CAST_METHODS = {"float": "float32", "half": "float16", "double": "float64", "bfloat16": "bfloat16"}
+SCALAR_METHODS = frozenset(
+    {
+        "item",
+        "dim",
+        "numel",
+        "element_size",
+        "ndimension",
+        "nelement",
+        "get_device",
+        "is_floating_point",
+        "stride",
+        "tolist",
+        "data_ptr",
+    }
+)
+FIXED_CAST_METHODS = {
+    "float": "float32",
+    "half": "float16",
+    "double": "float64",
+    "bfloat16": "bfloat16",
+}
 FLOAT_DTYPES = {
     "torch.float32": "float32", "torch.float": "float32", "torch.float16": "float16",
     "torch.half": "float16", "torch.bfloat16": "bfloat16", "torch.float64": "float64",
@@ -167,7 +201,22 @@ CUSTOM_FWD_FUNCS = frozenset({"torch.cuda.amp.custom_fwd", "torch.amp.custom_fwd
 PY_INT_BUILTINS = frozenset({"len", "int", "round", "range", "hash", "ord", "id"})
 PY_FLOAT_BUILTINS = frozenset({"float"})
 #: Parameters with these names hold integers even when used as tensors (never a dtype source).
-INTEGER_LIKE_NAMES = ("ids", "idx", "index", "indices", "mask", "label", "labels", "token", "tokens", "length", "lengths", "count", "counts", "seg")
+INTEGER_LIKE_NAMES = (
+    "ids",
+    "idx",
+    "index",
+    "indices",
+    "mask",
+    "label",
+    "labels",
+    "token",
+    "tokens",
+    "length",
+    "lengths",
+    "count",
+    "counts",
+    "seg",
+)
 #: Attention code names its keys `K`; a `K` beside `Q` and `V` is not a camera matrix.
 ATTENTION_NAMES = frozenset({"Q", "V", "q", "v", "query", "value", "queries", "values"})
 
@@ -187,6 +236,7 @@ MODULE = 256  # an nn.Module (calling it produces activations)
 TENSOR_DICT = 512  # a dict/namespace of activation tensors (`batch`)
 DEVICE = 1024  # a torch.device
 DTYPE_OF_ACT = 2048  # a dtype equal to the activations' (`x.dtype`, `self.dtype`)
+DTYPE_OF_FIXED = 16384  # the dtype of a value cast to a fixed dtype (its casts in `fixed`)
 NUMPY = 4096  # a NumPy array (float64 by default)
 SEQUENCE = 8192  # a Python list/tuple whose items have the value's other properties
 TENSORISH = ACT | CAMERA | INT | BOOL | FIXED | ZERO_DIM
@@ -209,7 +259,9 @@ class Meet:
     """A place where a tracked value meets an activation."""
 
     node: ast.AST  # the meeting operation
-    kind: str  # "matmul", "strict", "arith", "compare", "cat", "index", "inplace", "module", "return"
+    kind: (
+        str  # "matmul", "strict", "arith", "compare", "cat", "index", "inplace", "module", "return"
+    )
     act_operand: ast.AST | None  # the activation side, if there is an expression for it
     act_names: tuple[str, ...]  # activation names in that operand (dtype sources), in order
     autocast: bool  # inside an enabled autocast region
@@ -250,6 +302,7 @@ class FactoryCall:
     @property
     def numpy_data(self) -> bool:
         return self.origin in ("numpy", "helper")
+
     became_float: bool = False  # an int64 result turned float32 (`torch.arange(n) / n`)
     used_as_index: bool = False  # an int64 result used to index: a float dtype would break it
 
@@ -342,7 +395,16 @@ def join(values: Iterable[Value]) -> Value:
     if not cameras_only or not tensors:
         flags &= ~CAMERA
         cameras = []
-    flags &= ~(SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT)
+    flags &= ~(SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT | DTYPE_OF_FIXED)
+    if (
+        flags & FIXED
+        and flags & ACT
+        and any(cast.dtype in ("float32", "float64") for cast in fixed)
+    ):
+        # An upcast value mixed with activations: type promotion makes the result the wider dtype.
+        return Value(FIXED, fixed=fixed)
+    if flags & TENSORISH or factories or int_factories:
+        flags &= ~(PY_NUMBER | PY_FLOAT)  # `x * 0.5` is a tensor, not a Python number
     if flags & ACT:
         # Mixed with an activation: the result is an activation (promoted); its origins have met.
         return Value(flags & ~(FIXED | ZERO_DIM | INT | BOOL | CAMERA) | ACT)
@@ -369,7 +431,9 @@ def element_of(value: Value) -> Value:
 
 #: Camera names that are also common words in model code (`q_proj`, `pose_feat`, `P` patches):
 #: with an affix they count only when the affix is itself camera vocabulary.
-AMBIGUOUS_CAMERA_NAMES = frozenset({"K", "Ks", "P", "proj", "projection", "pose", "poses", "Rt", "RT", "calib"})
+AMBIGUOUS_CAMERA_NAMES = frozenset(
+    {"K", "Ks", "P", "proj", "projection", "pose", "poses", "Rt", "RT", "calib"}
+)
 CAMERA_AFFIXES = frozenset(
     {"inv", "inverse", "src", "tgt", "ref", "dst", "cur", "curr", "prev", "next", "orig", "gt", "l",
      "r", "left", "right", "cam", "cams", "camera", "cameras", "mat", "mats", "matrix", "matrices",
@@ -641,7 +705,9 @@ class ModuleAnalysis:
             scan = self._scans[id(func)] = _FunctionScan.of(func, self)
         return scan
 
-    def _collect_attributes(self, method: ast.FunctionDef | ast.AsyncFunctionDef, info: ClassInfo) -> None:
+    def _collect_attributes(
+        self, method: ast.FunctionDef | ast.AsyncFunctionDef, info: ClassInfo
+    ) -> None:
         for node in self.scan(method).self_facts:
             if isinstance(node, ast.Assign):
                 for target in node.targets:
@@ -654,7 +720,9 @@ class ModuleAnalysis:
                 if registrar in ("register_buffer", "register_parameter") and node.args:
                     name = constant_string(node.args[0])
                     if name:
-                        (info.buffers if registrar == "register_buffer" else info.parameters).add(name)
+                        (info.buffers if registrar == "register_buffer" else info.parameters).add(
+                            name
+                        )
                         info.plain_attrs.pop(name, None)
                         info.tensor_attrs.pop(name, None)
                 elif registrar in ("add_module", "register_module") and node.args:
@@ -662,7 +730,9 @@ class ModuleAnalysis:
                     if name:
                         info.submodules.add(name)
 
-    def _classify_attribute(self, attr: str, value: ast.AST, info: ClassInfo, method: str, stmt: ast.stmt) -> None:
+    def _classify_attribute(
+        self, attr: str, value: ast.AST, info: ClassInfo, method: str, stmt: ast.stmt
+    ) -> None:
         if method == "__init__":
             info.init_assignments[attr] = info.init_assignments.get(attr, 0) + 1
         if attr in info.buffers or attr in info.parameters:
@@ -671,15 +741,22 @@ class ModuleAnalysis:
             kind = self._tensor_kind(value)
             if kind is not None:
                 info.tensor_attrs.setdefault(attr, (stmt, kind == "int"))
-            elif isinstance(value, ast.Call) and (self.qualify(value.func) or "").startswith("numpy."):
+            elif isinstance(value, ast.Call) and (self.qualify(value.func) or "").startswith(
+                "numpy."
+            ):
                 info.numpy_attrs.add(attr)
         if isinstance(value, ast.Call):
             qualname = self.qualify(value.func) or dotted_name(value.func) or ""
             last = qualname.rsplit(".", 1)[-1]
-            if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or last == "Parameter":
+            if (
+                qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+                or last == "Parameter"
+            ):
                 info.parameters.add(attr)
                 return
-            if qualname.startswith("torch.nn.") or (last[:1].isupper() and not qualname.startswith("torch.")):
+            if qualname.startswith("torch.nn.") or (
+                last[:1].isupper() and not qualname.startswith("torch.")
+            ):
                 info.submodules.add(attr)
                 return
         if method == "__init__" or attr not in info.plain_attrs:
@@ -694,7 +771,9 @@ class ModuleAnalysis:
                 if qualname.startswith("torch.nn.") or qualname == "torch.nn.Parameter":
                     return None
                 short = qualname.rsplit(".", 1)[-1]
-                if qualname.startswith("torch.") and (short in FACTORIES or short in _TENSOR_BUILDERS):
+                if qualname.startswith("torch.") and (
+                    short in FACTORIES or short in _TENSOR_BUILDERS
+                ):
                     makes_tensor = True
         if not makes_tensor:
             return None
@@ -714,9 +793,14 @@ class ModuleAnalysis:
                 if short in ("randint", "randperm"):
                     return True
                 if short == "arange":
-                    return not any(isinstance(c, ast.Constant) and isinstance(c.value, float) for c in ast.walk(node))
+                    return not any(
+                        isinstance(c, ast.Constant) and isinstance(c.value, float)
+                        for c in ast.walk(node)
+                    )
                 if short in ("tensor", "as_tensor") and node.args:
-                    constants = [c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant)]
+                    constants = [
+                        c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant)
+                    ]
                     return bool(constants) and all(isinstance(c, int) for c in constants)
                 return False
             if isinstance(node.func, ast.Attribute):
@@ -764,18 +848,27 @@ class ModuleAnalysis:
         argument sees that parameter as a camera parameter. Most files settle in one walk.
         """
         self.local_functions = {
-            stmt.name: stmt for stmt in self.tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+            stmt.name: stmt
+            for stmt in self.tree.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
         self.summaries: dict[int, Summary] = {}
         self.forced_cameras: dict[int, frozenset[str]] = {}
         for _ in range(3):
-            self.functions, self.factory_calls, self.matmul_operands, self.fixed_casts = [], [], [], []
+            self.functions, self.factory_calls, self.matmul_operands, self.fixed_casts = (
+                [],
+                [],
+                [],
+                [],
+            )
             self.attribute_records: dict[tuple[str, str], FactoryCall] = {}
             self.new_summaries: dict[int, Summary] = {}
             self.camera_args: dict[int, set[str]] = {}
             self.act_args: dict[int, set[str]] = {}
             self._walk_definitions(self.tree.body, None, None, "")
-            summaries = {key: value for key, value in self.new_summaries.items() if value.interesting}
+            summaries = {
+                key: value for key, value in self.new_summaries.items() if value.interesting
+            }
             forced = {
                 key: frozenset(names - self.act_args.get(key, set()))
                 for key, names in self.camera_args.items()
@@ -816,7 +909,9 @@ class ModuleAnalysis:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 FunctionFlow(self, stmt, cls, closure, prefix).run()
             elif isinstance(stmt, ast.ClassDef):
-                self._walk_definitions(stmt.body, self.classes.get(stmt.name), None, f"{prefix}{stmt.name}.")
+                self._walk_definitions(
+                    stmt.body, self.classes.get(stmt.name), None, f"{prefix}{stmt.name}."
+                )
             elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
                 for block in _child_blocks(stmt):
                     self._walk_definitions(block, cls, closure, prefix)
@@ -827,8 +922,21 @@ class ModuleAnalysis:
         return self.source.segment(node)
 
 
+def _is_data_class_name(name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return any(
+        word in last
+        for word in ("Dataset", "DataParser", "Dataparser", "DataLoader", "DataModule", "Sampler",
+                     "FeatureExtractor", "Processor", "ImageProcessing", "Tokenizer")
+    )  # fmt: skip
+
+
 def _is_self_attribute(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
 
 
 def _child_blocks(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
@@ -850,8 +958,12 @@ def _child_blocks(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
 class FunctionFlow:
     """Walks one function in statement order, evaluating every expression to a `Value`."""
 
-    TENSOR_ANNOTATIONS: ClassVar[frozenset[str]] = frozenset({"Tensor", "FloatTensor", "LongTensor"})
-    SCALAR_ANNOTATIONS: ClassVar[frozenset[str]] = frozenset({"int", "float", "bool", "str", "bytes", "complex", "Size", "dtype", "device"})
+    TENSOR_ANNOTATIONS: ClassVar[frozenset[str]] = frozenset(
+        {"Tensor", "FloatTensor", "LongTensor"}
+    )
+    SCALAR_ANNOTATIONS: ClassVar[frozenset[str]] = frozenset(
+        {"int", "float", "bool", "str", "bytes", "complex", "Size", "dtype", "device"}
+    )
 
     def __init__(
         self,
@@ -898,7 +1010,11 @@ class FunctionFlow:
             default = defaults.get(name)
             scalar_default = isinstance(default, ast.Constant) and default.value is not None
             if annotation in ("int", "float", "numpy"):
-                self.env[name] = {"int": Value(PY_NUMBER), "float": Value(PY_NUMBER | PY_FLOAT), "numpy": Value(NUMPY)}[annotation]
+                self.env[name] = {
+                    "int": Value(PY_NUMBER),
+                    "float": Value(PY_NUMBER | PY_FLOAT),
+                    "numpy": Value(NUMPY),
+                }[annotation]
                 continue
             if annotation == "scalar":
                 continue
@@ -926,8 +1042,17 @@ class FunctionFlow:
         fixed_precision, autocast = self._decorator_precision()
         # A module's __init__ builds weights and buffers, which `module.to(dtype)` converts; plain
         # tensor attributes made there are DTL005's business.
-        builds_module = in_method and node.name == "__init__" and bool(self.cls and self.cls.is_module)
-        is_tensor_taking = bool(tensor_params or camera_params or self.dict_params) and not builds_module
+        builds_module = (
+            in_method and node.name == "__init__" and bool(self.cls and self.cls.is_module)
+        )
+        # Datasets and data parsers prepare inputs in their own dtype: no activations there.
+        data_code = self.cls is not None and any(
+            _is_data_class_name(b) for b in [self.cls.name, *self.cls.bases]
+        )
+        builds_module = builds_module or data_code
+        is_tensor_taking = (
+            bool(tensor_params or camera_params or self.dict_params) and not builds_module
+        )
         info = FunctionInfo(
             node=node,
             qualname=prefix + node.name,
@@ -945,7 +1070,9 @@ class FunctionFlow:
         args = self.node.args
         positional = [*args.posonlyargs, *args.args]
         result: dict[str, ast.expr] = {}
-        for param, default in zip(positional[len(positional) - len(args.defaults) :], args.defaults):
+        for param, default in zip(
+            positional[len(positional) - len(args.defaults) :], args.defaults
+        ):
             result[param.arg] = default
         for param, default in zip(args.kwonlyargs, args.kw_defaults):
             if default is not None:
@@ -962,9 +1089,10 @@ class FunctionFlow:
                     fixed = True
                 else:
                     autocast = True
-            elif qualname in CUSTOM_FWD_FUNCS or qualname.endswith("custom_fwd"):
-                if call is not None and keyword(call, "cast_inputs") is not None:
-                    fixed = True
+            elif (qualname in CUSTOM_FWD_FUNCS or qualname.endswith("custom_fwd")) and (
+                call is not None and keyword(call, "cast_inputs") is not None
+            ):
+                fixed = True
         return fixed, autocast
 
     # -- driver ---------------------------------------------------------------------------------
@@ -978,7 +1106,11 @@ class FunctionFlow:
         self.module.new_summaries[id(self.node)] = self.summary()
 
     def summary(self) -> Summary:
-        returned = [item for value in self.returns for item in (value.items if value.items is not None else (value,))]
+        returned = [
+            item
+            for value in self.returns
+            for item in (value.items if value.items is not None else (value,))
+        ]
         if not returned or any(value.is_act for value in returned):
             return Summary()
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
@@ -995,7 +1127,7 @@ class FunctionFlow:
         for stmt in stmts:
             self.statement(stmt)
 
-    def statement(self, stmt: ast.stmt) -> None:  # noqa: C901 - a dispatch table in disguise
+    def statement(self, stmt: ast.stmt) -> None:
         if isinstance(stmt, ast.Assign):
             value = self.eval(stmt.value)
             for target in stmt.targets:
@@ -1040,7 +1172,12 @@ class FunctionFlow:
             self.env[stmt.name] = EMPTY
             FunctionFlow(self.module, stmt, self.cls, self.env, f"{self.info.qualname}.").run()
         elif isinstance(stmt, ast.ClassDef):
-            self.module._walk_definitions(stmt.body, self.module.classes.get(stmt.name), None, f"{self.info.qualname}.{stmt.name}.")
+            self.module._walk_definitions(
+                stmt.body,
+                self.module.classes.get(stmt.name),
+                None,
+                f"{self.info.qualname}.{stmt.name}.",
+            )
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for local, qualname in import_aliases(stmt):
                 self.env[local] = Value(alias=qualname)
@@ -1096,7 +1233,9 @@ class FunctionFlow:
         if not isinstance(expr, ast.Call):
             return None
         qualname = self.qualify(expr.func) or ""
-        if qualname in AUTOCAST_FUNCS or (qualname.startswith("torch") and qualname.endswith(".autocast")):
+        if qualname in AUTOCAST_FUNCS or (
+            qualname.startswith("torch") and qualname.endswith(".autocast")
+        ):
             return "disabled" if is_literal_false(keyword(expr, "enabled")) else "enabled"
         return None
 
@@ -1106,7 +1245,17 @@ class FunctionFlow:
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value, value_node)
         elif isinstance(target, ast.Starred):
-            self.assign(target.value, Value(value.flags | SEQUENCE, value.factories, value.int_factories, value.cameras, value.fixed), None)
+            self.assign(
+                target.value,
+                Value(
+                    value.flags | SEQUENCE,
+                    value.factories,
+                    value.int_factories,
+                    value.cameras,
+                    value.fixed,
+                ),
+                None,
+            )
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
             key = dotted_name(target)
@@ -1127,7 +1276,9 @@ class FunctionFlow:
         for index, target in enumerate(targets):
             if items is not None and not starred and len(items) == len(targets):
                 item = items[index]
-                item_node = node_items[index] if node_items and len(node_items) == len(targets) else None
+                item_node = (
+                    node_items[index] if node_items and len(node_items) == len(targets) else None
+                )
             else:
                 item, item_node = element_of(value), None
             self.assign(target, item, item_node)
@@ -1145,13 +1296,19 @@ class FunctionFlow:
 
     def iteration_value(self, iter_node: ast.AST, iterable: Value) -> Value:
         if isinstance(iter_node, ast.Call):
-            name = self.qualify(iter_node.func) or (iter_node.func.id if isinstance(iter_node.func, ast.Name) else "")
+            name = self.qualify(iter_node.func) or (
+                iter_node.func.id if isinstance(iter_node.func, ast.Name) else ""
+            )
             if name == "range":
                 return Value(PY_NUMBER)
             if name == "enumerate" and iter_node.args:
-                return Value(SEQUENCE, items=(Value(PY_NUMBER), element_of(self.eval(iter_node.args[0]))))
+                return Value(
+                    SEQUENCE, items=(Value(PY_NUMBER), element_of(self.eval(iter_node.args[0])))
+                )
             if name == "zip":
-                return Value(SEQUENCE, items=tuple(element_of(self.eval(a)) for a in iter_node.args))
+                return Value(
+                    SEQUENCE, items=tuple(element_of(self.eval(a)) for a in iter_node.args)
+                )
         return element_of(iterable)
 
     # -- expressions ----------------------------------------------------------------------------
@@ -1159,7 +1316,7 @@ class FunctionFlow:
     def qualify(self, node: ast.AST) -> str | None:
         return self.module.qualify(node, self.env)
 
-    def eval(self, node: ast.AST | None) -> Value:  # noqa: C901 - one case per node type
+    def eval(self, node: ast.AST | None) -> Value:
         if node is None:
             return EMPTY
         if isinstance(node, ast.Name):
@@ -1169,7 +1326,11 @@ class FunctionFlow:
             alias = self.module.aliases.get(node.id)
             return Value(alias=alias) if alias else EMPTY
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or node.value is None or isinstance(node.value, (str, bytes)):
+            if (
+                isinstance(node.value, bool)
+                or node.value is None
+                or isinstance(node.value, (str, bytes))
+            ):
                 return EMPTY
             if isinstance(node.value, float):
                 return Value(PY_NUMBER | PY_FLOAT)
@@ -1193,7 +1354,10 @@ class FunctionFlow:
         if isinstance(node, ast.Compare):
             operands = [(node.left, self.eval(node.left))]
             operands += [(c, self.eval(c)) for c in node.comparators]
-            if all(isinstance(op, (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in node.ops):
+            if all(
+                isinstance(op, (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+                for op in node.ops
+            ):
                 self.meet(operands, node, "compare")
                 if any(v.flags & TENSORISH or v.tracked for _, v in operands):
                     return Value(BOOL)
@@ -1208,7 +1372,11 @@ class FunctionFlow:
             base = _union_all(items)
             return Value(
                 (base.flags | SEQUENCE) & ~(DEVICE | DTYPE_OF_ACT),
-                base.factories, base.int_factories, base.cameras, base.fixed, items=items,
+                base.factories,
+                base.int_factories,
+                base.cameras,
+                base.fixed,
+                items=items,
             )
         if isinstance(node, ast.Dict):
             for key in node.keys:
@@ -1251,20 +1419,33 @@ class FunctionFlow:
         values = [self.eval(e) for e in elements]
         self.env = saved
         element = _union_all(values[-1:])
-        return Value(element.flags | SEQUENCE, element.factories, element.int_factories, element.cameras, element.fixed)
+        return Value(
+            element.flags | SEQUENCE,
+            element.factories,
+            element.int_factories,
+            element.cameras,
+            element.fixed,
+        )
 
     def arithmetic_result(self, op: ast.operator, operands: list[Value], joined: Value) -> Value:
         """Integer tensors become float32 under true division or with a Python float."""
         if joined.is_act or not joined.int_factories:
             return joined
         to_float = isinstance(op, ast.Div) or any(v.flags & PY_FLOAT for v in operands)
-        if isinstance(op, (ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)):
+        if isinstance(
+            op, (ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
+        ):
             to_float = False
         if not to_float:
             return joined
         for record in joined.int_factories:
             record.became_float = True
-        return replace(joined, flags=joined.flags & ~INT, factories=joined.factories | joined.int_factories, int_factories=frozenset())
+        return replace(
+            joined,
+            flags=joined.flags & ~INT,
+            factories=joined.factories | joined.int_factories,
+            int_factories=frozenset(),
+        )
 
     def attribute(self, node: ast.Attribute) -> Value:
         qualname = self.qualify(node)
@@ -1284,7 +1465,9 @@ class FunctionFlow:
         if attr == "device":
             return Value(DEVICE, device_of=expression_root_name(base_node) if base.is_act else None)
         if attr == "dtype":
-            return Value(DTYPE_OF_ACT) if base.is_act else EMPTY
+            if base.is_act:
+                return Value(DTYPE_OF_ACT)
+            return Value(DTYPE_OF_FIXED, fixed=base.fixed) if base.flags & FIXED else EMPTY
         if attr in ("T", "mT", "H", "mH", "data", "real", "imag"):
             return base
         if self.module.camera_names.matches(attr) and not base.flags & (ACT | TENSORISH):
@@ -1293,7 +1476,7 @@ class FunctionFlow:
         if base.flags & TENSOR_DICT:
             return Value(ACT)
         if base.flags & MODULE:
-            return Value(MODULE)
+            return Value(MODULE | ACT)  # `self.fc.weight` or `self.encoder.layer`: either
         return EMPTY
 
     def self_attribute(self, attr: str) -> Value:
@@ -1324,7 +1507,8 @@ class FunctionFlow:
         if attr in cls.numpy_attrs:
             return Value(NUMPY)
         if attr not in cls.plain_attrs and cls.is_module:
-            return Value(MODULE)  # set elsewhere (a parent class): most often a submodule
+            # Set elsewhere (a parent class): a submodule when called, a parameter when used.
+            return Value(MODULE | ACT)
         return EMPTY
 
     def subscript(self, node: ast.Subscript) -> Value:
@@ -1341,19 +1525,27 @@ class FunctionFlow:
         index = self.eval(node.slice)
         for record in index.int_factories:
             record.used_as_index = True
-        if base.items is not None and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+        if (
+            base.items is not None
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, int)
+        ):
             index = node.slice.value
             if -len(base.items) <= index < len(base.items):
                 return base.items[index]
         if base.flags & SEQUENCE and base.flags & PY_NUMBER and not base.flags & TENSORISH:
             return Value(PY_NUMBER)  # x.shape[0]
         if base.flags & MODULE:
-            return Value(MODULE)  # self.layers[i]
+            return Value(base.flags & (MODULE | ACT))  # self.layers[i], self.experts_weight[i]
         if base.flags & TENSOR_DICT:
             return Value(ACT)
         if base.flags & SEQUENCE and base.items is not None:
             return element_of(base)
-        return replace(base, flags=base.flags & ~SEQUENCE, items=None) if base.flags & SEQUENCE else base
+        return (
+            replace(base, flags=base.flags & ~SEQUENCE, items=None)
+            if base.flags & SEQUENCE
+            else base
+        )
 
     # -- calls ------------------------------------------------------------------------------------
 
@@ -1374,7 +1566,14 @@ class FunctionFlow:
             if receiver.flags & NUMPY:
                 self.eval_args(node)
                 return Value(NUMPY)
-            if receiver.flags & TENSORISH or receiver.tracked:
+            if (
+                receiver.flags & MODULE
+                and receiver.flags & ACT
+                and func.attr in TENSOR_ATTRS | {"type"}
+            ):
+                # `self.weight.float()` on an attribute we could not see defined: a tensor.
+                return self.tensor_method(node, func.attr, receiver_node, Value(ACT))
+            if (receiver.flags & TENSORISH and not receiver.flags & MODULE) or receiver.tracked:
                 return self.tensor_method(node, func.attr, receiver_node, receiver)
             args = self.eval_args(node)
             if receiver.flags & MODULE:
@@ -1387,8 +1586,14 @@ class FunctionFlow:
                 return Value(PY_NUMBER)
             return self.unknown_call(args)
         args = self.eval_args(node)
-        if isinstance(func, ast.Name) and func.id not in self.env and func.id in self.module.local_functions:
-            return self.local_call(node, self.module.local_functions[func.id], args, func.id, skip_self=False)
+        if (
+            isinstance(func, ast.Name)
+            and func.id not in self.env
+            and func.id in self.module.local_functions
+        ):
+            return self.local_call(
+                node, self.module.local_functions[func.id], args, func.id, skip_self=False
+            )
         if isinstance(func, ast.Name):
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
@@ -1399,9 +1604,23 @@ class FunctionFlow:
                 return Value(PY_NUMBER | PY_FLOAT)
             if func.id in ("list", "tuple", "reversed", "sorted"):
                 return args[0][1] if args else EMPTY
-            if func.id in ("max", "min", "sum", "abs") and args and not any(v.flags & TENSORISH for _, v in args):
+            if (
+                func.id in ("max", "min", "sum", "abs")
+                and args
+                and not any(v.flags & TENSORISH for _, v in args)
+            ):
                 return _union_all(v for _, v in args)
-            if func.id in ("isinstance", "hasattr", "getattr", "callable", "print", "str", "repr", "bool", "type"):
+            if func.id in (
+                "isinstance",
+                "hasattr",
+                "getattr",
+                "callable",
+                "print",
+                "str",
+                "repr",
+                "bool",
+                "type",
+            ):
                 return EMPTY
             if func.id in self.module.classes and self.module.classes[func.id].is_module:
                 return Value(MODULE)
@@ -1423,16 +1642,39 @@ class FunctionFlow:
     def module_call(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
         """Calling a submodule: its weights are in the run's dtype, so its inputs meet them."""
         positional = [(a, v) for a, v in args if v.flags & TENSORISH or v.tracked or v.items]
-        self.meet(positional + [(None, Value(ACT))], node, "module")
+        self.meet([*positional, (None, Value(ACT))], node, "module")
+        fixed = [v for _, v in positional if v.flags & FIXED and not v.is_act]
+        if fixed:  # an upcast input promotes the module's computation: the output keeps it
+            return join(fixed)
         return Value(ACT)
 
     def self_method_call(self, node: ast.Call, name: str) -> Value:
         args = self.eval_args(node)
         cls = self.cls
         if cls is not None and name in cls.method_nodes:
-            return self.local_call(node, cls.method_nodes[name], args, f"self.{name}", skip_self=True)
-        if cls is not None and (name in cls.submodules or (cls.is_module and name not in cls.methods and name not in cls.plain_attrs)):
-            if name in ("register_buffer", "register_parameter", "parameters", "named_parameters", "modules", "children", "state_dict", "apply", "train", "eval", "to", "cuda", "float", "half"):
+            return self.local_call(
+                node, cls.method_nodes[name], args, f"self.{name}", skip_self=True
+            )
+        if cls is not None and (
+            name in cls.submodules
+            or (cls.is_module and name not in cls.methods and name not in cls.plain_attrs)
+        ):
+            if name in (
+                "register_buffer",
+                "register_parameter",
+                "parameters",
+                "named_parameters",
+                "modules",
+                "children",
+                "state_dict",
+                "apply",
+                "train",
+                "eval",
+                "to",
+                "cuda",
+                "float",
+                "half",
+            ):
                 return EMPTY
             return self.module_call(node, args)
         if name in ("to", "float", "half"):
@@ -1454,7 +1696,9 @@ class FunctionFlow:
             params = params[1:]
         if not any(isinstance(a, ast.Starred) for a in node.args):
             received = list(zip(params, (v for _, v in args[: len(node.args)])))
-            received += [(kw.arg, v) for kw, (_, v) in zip(node.keywords, args[len(node.args) :]) if kw.arg]
+            received += [
+                (kw.arg, v) for kw, (_, v) in zip(node.keywords, args[len(node.args) :]) if kw.arg
+            ]
             for param, value in received:
                 if value.is_camera:
                     self.module.camera_args.setdefault(key, set()).add(param)
@@ -1480,7 +1724,9 @@ class FunctionFlow:
             return Value(0, factories=frozenset({record}))
         return self.unknown_call(args)
 
-    def tensor_method(self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value) -> Value:  # noqa: C901
+    def tensor_method(
+        self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value
+    ) -> Value:
         args = [(arg, self.eval(arg)) for arg in node.args]
         kwargs = {kw.arg: (kw.value, self.eval(kw.value)) for kw in node.keywords}
         if name in FIXED_CAST_METHODS:
@@ -1497,30 +1743,64 @@ class FunctionFlow:
             return self.to_call(node, receiver_node, receiver, args, kwargs)
         if name == "type_as":
             other = args[0][1] if args else EMPTY
-            return Value(ACT) if other.is_act else EMPTY
+            if other.is_act:
+                return Value(ACT)
+            return Value(FIXED, fixed=other.fixed) if other.flags & FIXED else EMPTY
         if name.startswith("new_") or name == "new":
             # `x.new_zeros(...)` has x's dtype unless told otherwise.
             dtype = kwargs.get("dtype")
             if dtype is not None:
                 return self.dtype_value(dtype[0], dtype[1])
-            return Value(receiver.flags & (ACT | CAMERA | FIXED), cameras=receiver.cameras, fixed=receiver.fixed)
+            return Value(
+                receiver.flags & (ACT | CAMERA | FIXED),
+                cameras=receiver.cameras,
+                fixed=receiver.fixed,
+            )
         if name in MATMUL_METHODS:
             operands = [(receiver_node, receiver)] + [a for a in args]
             self.matmul_operands_check(node, f".{name}", operands)
             return self.meet(operands, node, "matmul")
         index_positions = METHOD_INDEX_ARGS.get(name, ())
         self.mark_indices(a for i, a in enumerate(args) if i in index_positions)
-        data_args = [a for i, a in enumerate(args) if i not in index_positions and (a[1].flags & TENSORISH or a[1].tracked)]
-        data_args += [v for k, v in kwargs.items() if k not in ("dim", "index", "mask", "out") and (v[1].flags & TENSORISH or v[1].tracked)]
+        data_args = [
+            a
+            for i, a in enumerate(args)
+            if i not in index_positions and (a[1].flags & TENSORISH or a[1].tracked)
+        ]
+        data_args += [
+            v
+            for k, v in kwargs.items()
+            if k not in ("dim", "index", "mask", "out") and (v[1].flags & TENSORISH or v[1].tracked)
+        ]
         if name in STRICT_METHODS:
-            return self.meet([(receiver_node, receiver), *data_args], node, "strict", keep_left=True)
+            return self.meet(
+                [(receiver_node, receiver), *data_args], node, "strict", keep_left=True
+            )
         if name in MEETING_METHODS:
             kind = "compare" if name in ("eq", "ne", "lt", "le", "gt", "ge") else "arith"
-            result = self.meet([(receiver_node, receiver), *data_args], node, kind, keep_left=name.endswith("_"))
+            result = self.meet(
+                [(receiver_node, receiver), *data_args], node, kind, keep_left=name.endswith("_")
+            )
             return Value(BOOL) if kind == "compare" else result
         if name in ("unbind", "chunk", "split", "tensor_split", "split_with_sizes"):
-            return Value(receiver.flags | SEQUENCE, receiver.factories, receiver.int_factories, receiver.cameras, receiver.fixed)
-        if name in ("max", "min", "sort", "topk", "kthvalue", "median", "mode", "cummax", "cummin") and (args or kwargs):
+            return Value(
+                receiver.flags | SEQUENCE,
+                receiver.factories,
+                receiver.int_factories,
+                receiver.cameras,
+                receiver.fixed,
+            )
+        if name in (
+            "max",
+            "min",
+            "sort",
+            "topk",
+            "kthvalue",
+            "median",
+            "mode",
+            "cummax",
+            "cummin",
+        ) and (args or kwargs):
             return Value(SEQUENCE, items=(replace(receiver, items=None), Value(INT)))
         if name in ("expand_as", "view_as", "reshape_as"):
             return receiver
@@ -1538,10 +1818,25 @@ class FunctionFlow:
         target: tuple[ast.expr, Value] | None = kwargs.get("dtype")
         if target is None:
             for arg, value in args:
-                if value.flags & DEVICE or isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                if value.flags & DEVICE or (
+                    isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                ):
                     continue
-                spelled = arg.id if isinstance(arg, ast.Name) else arg.attr if isinstance(arg, ast.Attribute) else ""
-                if spelled and "dtype" not in spelled.lower() and not value.flags & (ACT | DTYPE_OF_ACT) and value.qualname is None and self.qualify(arg) is None:
+                spelled = (
+                    arg.id
+                    if isinstance(arg, ast.Name)
+                    else arg.attr
+                    if isinstance(arg, ast.Attribute)
+                    else ""
+                )
+                known = value.flags & (TENSORISH | DTYPE_OF_ACT | DTYPE_OF_FIXED) or value.tracked
+                if (
+                    spelled
+                    and "dtype" not in spelled.lower()
+                    and not known
+                    and value.qualname is None
+                    and self.qualify(arg) is None
+                ):
                     continue  # `.to(device)`, `.to(dev)`, `.to(self.device)`: a move, not a cast
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
                     continue
@@ -1552,6 +1847,8 @@ class FunctionFlow:
         arg, value = target
         if value.is_act:  # .to(x): x's dtype and device
             return Value(ACT)
+        if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
+            return Value(FIXED, fixed=value.fixed)
         return self.dtype_value(arg, value, cast_node=node, receiver_node=receiver_node)
 
     def dtype_value(
@@ -1564,6 +1861,8 @@ class FunctionFlow:
         """The tensor value produced by a dtype argument (`dtype=x.dtype`, `torch.float16`)."""
         if value.flags & DTYPE_OF_ACT:
             return Value(ACT)
+        if value.flags & DTYPE_OF_FIXED:
+            return Value(FIXED, fixed=value.fixed)
         qualname = value.qualname or self.qualify(arg)
         if qualname in FLOAT_DTYPES:
             if cast_node is not None and receiver_node is not None:
@@ -1582,15 +1881,21 @@ class FunctionFlow:
 
     # -- torch functions ------------------------------------------------------------------------
 
-    def torch_call(self, node: ast.Call, qualname: str) -> Value:  # noqa: C901
+    def torch_call(self, node: ast.Call, qualname: str) -> Value:
         short = qualname.rsplit(".", 1)[-1]
-        if qualname in NON_TENSOR_TORCH_FUNCS or qualname.startswith(("torch.cuda.", "torch.backends.", "torch.distributed.")):
+        if qualname in NON_TENSOR_TORCH_FUNCS or qualname.startswith(
+            ("torch.cuda.", "torch.backends.", "torch.distributed.")
+        ):
             self.eval_args(node)
             return Value(DEVICE) if qualname == "torch.device" else EMPTY
         if qualname in AUTOCAST_FUNCS:
             self.eval_args(node)
             return EMPTY
-        if qualname.startswith("torch.nn.") and not qualname.startswith("torch.nn.functional.") and short[:1].isupper():
+        if (
+            qualname.startswith("torch.nn.")
+            and not qualname.startswith("torch.nn.functional.")
+            and short[:1].isupper()
+        ):
             self.eval_args(node)
             return EMPTY if short in ("Parameter",) else Value(MODULE)
         if qualname.count(".") == 1 and short in FACTORIES:
@@ -1601,7 +1906,11 @@ class FunctionFlow:
             if dtype is not None:
                 return self.dtype_value(dtype, self.eval(dtype))
             like = args[0][1] if args else EMPTY
-            return Value(like.flags & (ACT | CAMERA | FIXED | INT | BOOL), cameras=like.cameras, fixed=like.fixed)
+            return Value(
+                like.flags & (ACT | CAMERA | FIXED | INT | BOOL),
+                cameras=like.cameras,
+                fixed=like.fixed,
+            )
         if qualname == "torch.from_numpy":
             args = self.eval_args(node)
             data = args[0][1] if args else EMPTY
@@ -1630,13 +1939,26 @@ class FunctionFlow:
                 operands.extend(zip(arg.elts, value.items))
             else:
                 operands.append((arg, value))
-        operands += [(v, val) for k, v, val in kwargs if k not in ("dim", "index", "mask", "out", "indices", "dtype", "device")]
+        operands += [
+            (v, val)
+            for k, v, val in kwargs
+            if k not in ("dim", "index", "mask", "out", "indices", "dtype", "device")
+        ]
         tensor_operands = [o for o in operands if o[1].flags & TENSORISH or o[1].tracked]
         dtype_kw = next(((v, val) for k, v, val in kwargs if k == "dtype"), None)
         if dtype_kw is not None:
             return self.dtype_value(*dtype_kw)
         if len(tensor_operands) >= 2:
-            kind = "strict" if qualname in STRICT_FUNCS else ("cat" if short in ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack") else "arith")
+            kind = (
+                "strict"
+                if qualname in STRICT_FUNCS
+                else (
+                    "cat"
+                    if short
+                    in ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack")
+                    else "arith"
+                )
+            )
             if short in ("maximum", "minimum", "eq", "ne", "lt", "gt", "le", "ge"):
                 kind = "compare" if short in ("eq", "ne", "lt", "gt", "le", "ge") else kind
             result = self.meet(tensor_operands, node, kind)
@@ -1646,23 +1968,54 @@ class FunctionFlow:
             return join(v for _, v in tensor_operands)
         if tensor_operands:
             value = tensor_operands[0][1]
-            if short in ("unbind", "chunk", "split", "tensor_split", "meshgrid", "broadcast_tensors"):
-                return Value(value.flags | SEQUENCE, value.factories, value.int_factories, value.cameras, value.fixed)
-            if short in ("max", "min", "sort", "topk", "kthvalue", "median", "mode") and len(node.args) + len(node.keywords) > 1:
+            if short in (
+                "unbind",
+                "chunk",
+                "split",
+                "tensor_split",
+                "meshgrid",
+                "broadcast_tensors",
+            ):
+                return Value(
+                    value.flags | SEQUENCE,
+                    value.factories,
+                    value.int_factories,
+                    value.cameras,
+                    value.fixed,
+                )
+            if (
+                short in ("max", "min", "sort", "topk", "kthvalue", "median", "mode")
+                and len(node.args) + len(node.keywords) > 1
+            ):
                 return Value(SEQUENCE, items=(replace(value, items=None), Value(INT)))
-            return replace(value, flags=value.flags & ~SEQUENCE, items=None) if value.items is not None else value
+            return (
+                replace(value, flags=value.flags & ~SEQUENCE, items=None)
+                if value.items is not None
+                else value
+            )
         if any(v.is_act for _, v in args):
             return Value(ACT)
         return EMPTY
 
     @staticmethod
-    def matmul_operand_list(qualname: str, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> list[tuple[ast.AST | None, Value]]:
+    def matmul_operand_list(
+        qualname: str, node: ast.Call, args: list[tuple[ast.expr, Value]]
+    ) -> list[tuple[ast.AST | None, Value]]:
         if qualname.endswith("einsum"):
             rest = args[1:]
-            if len(rest) == 1 and rest[0][1].items is not None and isinstance(rest[0][0], (ast.List, ast.Tuple)):
+            if (
+                len(rest) == 1
+                and rest[0][1].items is not None
+                and isinstance(rest[0][0], (ast.List, ast.Tuple))
+            ):
                 return list(zip(rest[0][0].elts, rest[0][1].items))
             return list(rest)
-        if qualname.endswith("multi_dot") and args and args[0][1].items is not None and isinstance(args[0][0], (ast.List, ast.Tuple)):
+        if (
+            qualname.endswith("multi_dot")
+            and args
+            and args[0][1].items is not None
+            and isinstance(args[0][0], (ast.List, ast.Tuple))
+        ):
             return list(zip(args[0][0].elts, args[0][1].items))
         return [a for a in args if a[1].flags & TENSORISH or a[1].tracked or a[1] is EMPTY]
 
@@ -1678,7 +2031,11 @@ class FunctionFlow:
             return Value(ZERO_DIM)
         if kind == "copy":
             data = args[0][1]
-            return Value(data.flags & (ACT | CAMERA | INT | BOOL | FIXED), cameras=data.cameras, fixed=data.fixed)
+            return Value(
+                data.flags & (ACT | CAMERA | INT | BOOL | FIXED),
+                cameras=data.cameras,
+                fixed=data.fixed,
+            )
         if kind == "numpy":
             record = self.new_factory(node, short, integer=False)
             record.origin = "numpy"
@@ -1689,7 +2046,8 @@ class FunctionFlow:
         if kind == "int" and short in ("tensor", "as_tensor"):
             data = node.args[0] if node.args else None
             record.int_literal_vector = isinstance(data, (ast.List, ast.Tuple)) and all(
-                isinstance(leaf, ast.Constant) or isinstance(leaf, ast.UnaryOp) and isinstance(leaf.operand, ast.Constant)
+                isinstance(leaf, ast.Constant)
+                or (isinstance(leaf, ast.UnaryOp) and isinstance(leaf.operand, ast.Constant))
                 for leaf, _ in _literal_leaves(data, EMPTY)
             )
         if kind == "int":
@@ -1697,14 +2055,20 @@ class FunctionFlow:
         return Value(0, factories=frozenset({record}))
 
     def bound_act_names(self) -> frozenset[str]:
-        bound = frozenset(name for name, value in self.env.items() if value.is_act and not value.alias)
+        bound = frozenset(
+            name for name, value in self.env.items() if value.is_act and not value.alias
+        )
         return bound | frozenset(self.info.tensor_params)
 
     def new_factory(self, node: ast.Call, short: str, integer: bool) -> FactoryCall:
         device = keyword(node, "device")
         device_source = None
         if device is not None:
-            if isinstance(device, ast.Attribute) and device.attr == "device" and self.eval(device.value).is_act:
+            if (
+                isinstance(device, ast.Attribute)
+                and device.attr == "device"
+                and self.eval(device.value).is_act
+            ):
                 device_source = expression_root_name(device.value)
             else:
                 device_source = self.eval(device).device_of
@@ -1722,7 +2086,9 @@ class FunctionFlow:
             self.module.factory_calls.append(record)
         return record
 
-    def factory_kind(self, node: ast.Call, short: str, args: list[tuple[ast.expr, Value]]) -> str | None:  # noqa: C901
+    def factory_kind(
+        self, node: ast.Call, short: str, args: list[tuple[ast.expr, Value]]
+    ) -> str | None:
         """float | int | zero_dim | copy | numpy | None (unknown: do not track)."""
         positional = node.args
         if short in ("tensor", "as_tensor"):
@@ -1732,7 +2098,9 @@ class FunctionFlow:
             data = self.eval(data_node)
             if data.flags & NUMPY:
                 return "numpy"
-            if data.flags & (ACT | CAMERA | FIXED) or (data.flags & (INT | BOOL) and not data.flags & SEQUENCE):
+            if data.flags & (ACT | CAMERA | FIXED) or (
+                data.flags & (INT | BOOL) and not data.flags & SEQUENCE
+            ):
                 return "copy"
             if isinstance(data_node, (ast.List, ast.Tuple, ast.ListComp)):
                 return _literal_kind(data_node, data)
@@ -1743,7 +2111,7 @@ class FunctionFlow:
             return None  # a name we cannot see into: a scalar as often as a list
         if short in ("zeros", "ones", "empty", "rand", "randn", "full"):
             size = positional[0] if positional else keyword(node, "size")
-            if size is None or is_empty_shape(size) and (short == "full" or len(positional) == 1):
+            if size is None or (is_empty_shape(size) and (short == "full" or len(positional) == 1)):
                 return "zero_dim"
             if short == "full":
                 fill = positional[1] if len(positional) > 1 else keyword(node, "fill_value")
@@ -1754,9 +2122,15 @@ class FunctionFlow:
                 fill_value = self.eval(fill)
                 if isinstance(fill, ast.Constant) and isinstance(fill.value, int):
                     return "int"
-                if isinstance(fill, ast.UnaryOp) and isinstance(fill.operand, ast.Constant) and isinstance(fill.operand.value, int):
+                if (
+                    isinstance(fill, ast.UnaryOp)
+                    and isinstance(fill.operand, ast.Constant)
+                    and isinstance(fill.operand.value, int)
+                ):
                     return "int"
-                if fill_value.flags & PY_FLOAT or isinstance(fill, ast.Constant) and isinstance(fill.value, float):
+                if fill_value.flags & PY_FLOAT or (
+                    isinstance(fill, ast.Constant) and isinstance(fill.value, float)
+                ):
                     return "float"
                 return None  # a token id as often as a float: do not guess
             return "float"
@@ -1796,7 +2170,9 @@ class FunctionFlow:
                 for record in value.factories:
                     record.meets.append(meet)
                 for record in value.int_factories:
-                    if meet.strict or (record.int_literal_vector and kind in ("arith", "cat", "index")):
+                    if meet.strict or (
+                        record.int_literal_vector and kind in ("arith", "cat", "index")
+                    ):
                         record.meets.append(meet)
         if keep_left and operands:
             return operands[0][1]
@@ -1811,7 +2187,11 @@ class FunctionFlow:
             for sub in _names_in_order(node):
                 if sub in names:
                     continue
-                value = self.env.get(sub) if not sub.startswith("self.") else self.self_attribute(sub[5:])
+                value = (
+                    self.env.get(sub)
+                    if not sub.startswith("self.")
+                    else self.self_attribute(sub[5:])
+                )
                 if value is not None and value.is_act and not value.alias:
                     names.append(sub)
         return tuple(names)
@@ -1824,7 +2204,9 @@ class FunctionFlow:
                 for record in item.factories:
                     record.meets.append(meet)
 
-    def matmul_operands_check(self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]) -> None:
+    def matmul_operands_check(
+        self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]
+    ) -> None:
         """Record matmul operands facing an activation (DTL002/DTL003 read these)."""
         if not self.info.is_tensor_taking:
             return
@@ -1833,7 +2215,12 @@ class FunctionFlow:
                 continue
             if not (value.is_camera or value.flags & FIXED):
                 continue
-            others = [(n, v) for i, (n, v) in enumerate(operands) if i != index and v.is_act and n is not None]
+            # An operand that is an activation on one path and upcast on another is no clear side.
+            others = [
+                (n, v)
+                for i, (n, v) in enumerate(operands)
+                if i != index and v.is_act and not v.flags & FIXED and n is not None
+            ]
             if not others:
                 continue
             other_node = others[0][0]
@@ -1901,15 +2288,26 @@ def _annotation_kind(annotation: ast.expr | None) -> str | None:
     """tensor | scalar | numpy | other | None for a parameter annotation."""
     if annotation is None:
         return None
-    names = [n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(annotation) if isinstance(n, (ast.Name, ast.Attribute))]
+    names = [
+        n.attr if isinstance(n, ast.Attribute) else n.id
+        for n in ast.walk(annotation)
+        if isinstance(n, (ast.Name, ast.Attribute))
+    ]
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        names = [part.strip("[], ") for part in annotation.value.replace("|", " ").replace(",", " ").split()]
+        names = [
+            part.strip("[], ")
+            for part in annotation.value.replace("|", " ").replace(",", " ").split()
+        ]
         names = [p.rsplit(".", 1)[-1] for p in names]
     if any(n in FunctionFlow.TENSOR_ANNOTATIONS for n in names):
         return "tensor"
     if any(n == "ndarray" for n in names):
         return "numpy"
-    if names and all(n in FunctionFlow.SCALAR_ANNOTATIONS or n in ("Optional", "Union", "None", "Tuple", "tuple", "List", "list", "Sequence") for n in names):
+    if names and all(
+        n in FunctionFlow.SCALAR_ANNOTATIONS
+        or n in ("Optional", "Union", "None", "Tuple", "tuple", "List", "list", "Sequence")
+        for n in names
+    ):
         if names[0] in ("int", "float") and len(set(names) - {"Optional", "None"}) == 1:
             return names[0]
         return "scalar"
@@ -1945,7 +2343,9 @@ def _literal_kind(node: ast.AST, value: Value) -> str | None:
 
 def _literal_leaves(node: ast.AST, value: Value) -> Iterator[tuple[ast.AST, Value]]:
     if isinstance(node, (ast.List, ast.Tuple)):
-        items = value.items if value.items is not None and len(value.items) == len(node.elts) else None
+        items = (
+            value.items if value.items is not None and len(value.items) == len(node.elts) else None
+        )
         for index, element in enumerate(node.elts):
             yield from _literal_leaves(element, items[index] if items else EMPTY)
     else:
@@ -1966,7 +2366,23 @@ def _class_definitions(body: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
 
 
 #: torch functions (besides factories) whose result, stored on a module, is a plain tensor.
-_TENSOR_BUILDERS = frozenset({"from_numpy", "stack", "cat", "meshgrid", "randint", "randperm", "diag", "tril", "triu", "exp", "pow", "sin", "cos"})
+_TENSOR_BUILDERS = frozenset(
+    {
+        "from_numpy",
+        "stack",
+        "cat",
+        "meshgrid",
+        "randint",
+        "randperm",
+        "diag",
+        "tril",
+        "triu",
+        "exp",
+        "pow",
+        "sin",
+        "cos",
+    }
+)
 _REGISTRARS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 
 
@@ -1980,7 +2396,9 @@ class _FunctionScan:
         self.self_facts: list[ast.AST] = []
 
     @classmethod
-    def of(cls, func: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleAnalysis) -> _FunctionScan:
+    def of(
+        cls, func: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleAnalysis
+    ) -> _FunctionScan:
         usage = cls()
         taken_from: dict[str, ast.expr] = {}  # `img = batch["image"]`: img's use tells batch's kind
         for node in ast.walk(func):
@@ -1988,10 +2406,18 @@ class _FunctionScan:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(_is_self_attribute(t) for t in targets):
                     usage.self_facts.append(node)
-                if len(targets) == 1 and isinstance(targets[0], ast.Name) and isinstance(node.value, (ast.Subscript, ast.Call)):
+                if (
+                    len(targets) == 1
+                    and isinstance(targets[0], ast.Name)
+                    and isinstance(node.value, (ast.Subscript, ast.Call))
+                ):
                     taken_from[targets[0].id] = node.value
                 continue
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGISTRARS:
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _REGISTRARS
+            ):
                 usage.self_facts.append(node)
             if isinstance(node, ast.Attribute) and node.attr in TENSOR_ATTRS:
                 usage.mark(node.value)
@@ -2005,7 +2431,9 @@ class _FunctionScan:
                     if short in FACTORIES and short not in ("tensor", "as_tensor"):
                         continue
                     for arg in node.args:
-                        for element in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else (arg,):
+                        for element in (
+                            arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else (arg,)
+                        ):
                             usage.mark(element)
         for name, value in taken_from.items():
             if name in usage.tensors:
@@ -2021,6 +2449,9 @@ class _FunctionScan:
                     self.dicts.add(node.value.id)
                 else:
                     self.tensors.add(node.value.id)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
-            if isinstance(node.func.value, ast.Name):
-                self.dicts.add(node.func.value.id)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+        ) and isinstance(node.func.value, ast.Name):
+            self.dicts.add(node.func.value.id)

@@ -91,7 +91,10 @@ class DefaultCommandGroup(click.Group):
     __version__, "--version", prog_name="dtypelint", message="%(prog)s %(version)s"
 )
 def cli() -> None:
-    """Find and fix dtype hazards (bf16/fp16 mismatches) in PyTorch code."""
+    """Find and fix dtype hazards (bf16/fp16 mismatches) in PyTorch code.
+
+    `check` is the default command: `dtypelint src/` is `dtypelint check src/`.
+    """
 
 
 def _split_codes(values: Sequence[str]) -> list[str]:

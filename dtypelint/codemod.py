@@ -15,7 +15,16 @@ from dtypelint.diagnostics import Edit
 from dtypelint.source import SourceText
 
 #: Expressions that can take `.to(...)` without parentheses.
-_PRIMARY = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Constant)
+_PRIMARY = (
+    ast.Name,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Call,
+    ast.List,
+    ast.Tuple,
+    ast.Dict,
+    ast.Constant,
+)
 
 
 def insert_keyword(source: SourceText, call: ast.Call, name: str, value: str) -> Edit | None:
@@ -29,11 +38,15 @@ def insert_keyword(source: SourceText, call: ast.Call, name: str, value: str) ->
         return None
     if not isinstance(expression, cst.Call):
         return None
-    new = cst.Module([]).code_for_node(expression.with_changes(args=_with_keyword(expression.args, name, value)))
+    new = cst.Module([]).code_for_node(
+        expression.with_changes(args=_with_keyword(expression.args, name, value))
+    )
     return _minimal_edit(source, start, old, new)
 
 
-def _with_keyword(args: tuple[cst.Arg, ...] | list[cst.Arg], name: str, value: str) -> list[cst.Arg]:
+def _with_keyword(
+    args: tuple[cst.Arg, ...] | list[cst.Arg], name: str, value: str
+) -> list[cst.Arg]:
     new_arg = cst.Arg(
         value=cst.parse_expression(value),
         keyword=cst.Name(name),
@@ -45,10 +58,16 @@ def _with_keyword(args: tuple[cst.Arg, ...] | list[cst.Arg], name: str, value: s
     last = args[-1]
     if isinstance(last.comma, cst.Comma):
         # A trailing comma: keep the layout (one argument per line stays so).
-        separator = args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
+        separator = (
+            args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
+        )
         if separator is None:
             separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        return [*args[:-1], last.with_changes(comma=separator), new_arg.with_changes(comma=last.comma)]
+        return [
+            *args[:-1],
+            last.with_changes(comma=separator),
+            new_arg.with_changes(comma=last.comma),
+        ]
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     return [*args[:-1], last.with_changes(comma=comma), new_arg]
 
@@ -88,4 +107,6 @@ def append_to(source: SourceText, node: ast.expr, suffix: str, grouped: bool = F
 
 
 def _is_negative_constant(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and node.value < 0
+    return (
+        isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and node.value < 0
+    )

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 RuleClasses = Sequence[type["Rule"]]
 
+# Also in dtypelint.rules (which this module imports only on use, to stay light).
 SYNTAX_ERROR_CODE = "DTL000"
 SYNTAX_ERROR_NAME = "syntax-error"
 
@@ -91,7 +92,7 @@ def discover_named_files(paths: Sequence[str], config: Config) -> list[tuple[Pat
     `./src/m.py` stays `./src/m.py`; files found in folder `./src` are `./src/...`; files found
     in `.` are shown relative to it (`pkg/m.py`).
     """
-    patterns = (*(config.exclude if config.exclude is not None else DEFAULT_EXCLUDE),)
+    patterns = tuple(DEFAULT_EXCLUDE if config.exclude is None else config.exclude)
     patterns += config.extend_exclude
     found: dict[str, tuple[Path, str]] = {}
 
@@ -344,7 +345,7 @@ _FILE_NOQA = re.compile(
     re.IGNORECASE,
 )
 _CODE_SPLIT = re.compile(r"[\s,]+")
-ALL_CODES = None  # a bare noqa: everything
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def _noqa_codes(match: re.Match[str]) -> frozenset[str] | None:
@@ -352,25 +353,35 @@ def _noqa_codes(match: re.Match[str]) -> frozenset[str] | None:
     return None if codes is None else frozenset(_CODE_SPLIT.split(codes.strip()))
 
 
-def file_noqa(source: SourceText) -> frozenset[str] | bool | None:
+def file_noqa(source: SourceText) -> frozenset[str] | None:
     """What `# dtypelint: noqa` in the file's first comment block silences.
 
-    False: nothing; None: the whole file; a set: those codes (`# dtypelint: noqa: DTL001`).
+    None: the whole file; else the codes named (`# dtypelint: noqa: DTL001`), often none.
     """
     silenced: frozenset[str] = frozenset()
-    for row in range(1, len(source.line_starts) + 1):
-        line = source.line(row).strip()
-        if not line:
+    for line in _leading_lines(source.text):
+        stripped = line.strip()
+        if not stripped:
             continue
-        if not line.startswith("#"):
+        if not stripped.startswith("#"):
             break
-        match = _FILE_NOQA.search(line)
+        match = _FILE_NOQA.search(stripped)
         if match:
             codes = _noqa_codes(match)
             if codes is None:
                 return None
             silenced |= codes
-    return silenced or False
+    return silenced
+
+
+def _leading_lines(text: str) -> Iterator[str]:
+    """Lines from the top, split lazily: only the header is ever looked at."""
+    position = 0
+    while position < len(text):
+        match = _LINE_END.search(text, position)
+        end = match.start() if match else len(text)
+        yield text[position:end]
+        position = match.end() if match else len(text)
 
 
 def line_silences(line: str, code: str) -> bool:
@@ -448,7 +459,7 @@ def run_rules(
     silenced = file_noqa(source)
     if silenced is None:
         return []
-    active = [rule for rule in rules if rule.code in codes and rule.code not in (silenced or ())]
+    active = [rule for rule in rules if rule.code in codes and rule.code not in silenced]
     if not active:
         return []
     from dtypelint.analysis import ModuleAnalysis

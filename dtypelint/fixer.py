@@ -245,8 +245,17 @@ def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> Non
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         os.chmod(temporary, stat.S_IMODE(status.st_mode))
+        if hasattr(os, "chown") and (status.st_uid, status.st_gid) != _owner(temporary):
+            # Keep the owner when we may (root fixing a user's file); otherwise it stays ours.
+            with contextlib.suppress(OSError):
+                os.chown(temporary, status.st_uid, status.st_gid)
         os.replace(temporary, target)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise FixWriteError(f"cannot write fixes: {exc.strerror or exc}") from None
+
+
+def _owner(path: str) -> tuple[int, int]:
+    status = os.stat(path)
+    return status.st_uid, status.st_gid

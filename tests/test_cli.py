@@ -386,3 +386,43 @@ def test_real_rules_on_the_fixlog_fixture(
         "DTL004",
         "DTL005",
     }
+
+
+# --- rule pages ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    import dtypelint.docs
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "DTL001.md").write_text("# DTL001 factory-without-dtype\n\nWhat it does\n")
+    (folder / "DTL002.md").write_text("# DTL002 camera-matmul-uncast\n")
+    monkeypatch.setattr(dtypelint.docs, "_SOURCE_PAGES", folder)
+    monkeypatch.setattr(dtypelint.docs, "_folders", lambda: [folder])
+    return folder
+
+
+def test_rule_page_by_code_or_name(pages: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = "# DTL001 factory-without-dtype\n\nWhat it does\n"
+    assert run(capsys, "rule", "DTL001") == (0, page, "")
+    assert run(capsys, "rule", "dtl001") == (0, page, "")
+    assert run(capsys, "rule", "factory-without-dtype") == (0, page, "")
+
+
+def test_all_rule_pages(pages: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "rule", "--all") == (
+        0,
+        "# DTL001 factory-without-dtype\n\nWhat it does\n\n# DTL002 camera-matmul-uncast\n",
+        "",
+    )
+
+
+def test_every_rule_has_a_page_in_the_checkout() -> None:
+    from dtypelint.rules import RULE_NAMES
+
+    missing = [code for code in RULE_NAMES if not (ROOT / "rules" / f"{code}.md").is_file()]
+    if missing == list(RULE_NAMES):
+        pytest.skip("rules/*.md not written yet")
+    assert missing == []

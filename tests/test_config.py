@@ -174,8 +174,8 @@ def test_dot_dtypelint_toml_is_found_before_pyproject(tmp_path: Path) -> None:
         ),
         ('select = "DTL001"', "`select` must be a list of strings"),
         (
-            'per-file-ignores = { "a.py" = ["DTL9"] }',
-            "unknown rule selector `DTL9` in `per-file-ignores` `a.py`; did you mean `DTL002`?",
+            'per-file-ignores = { "a.py" = ["DTL0001"] }',
+            "unknown rule selector `DTL0001` in `per-file-ignores` `a.py`; did you mean `DTL001`?",
         ),
         (
             'output-format = "jsn"',

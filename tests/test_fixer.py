@@ -216,3 +216,12 @@ def test_write_atomic_refuses_text_the_encoding_cannot_hold(tmp_path: Path) -> N
     with pytest.raises(FixWriteError, match=r"cannot be encoded as iso-8859-1"):
         write_atomic(path, "# coding: latin-1\nx = '\u4e2d'\n", "iso-8859-1")
     assert path.read_bytes() == b"# coding: latin-1\n"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_write_atomic_keeps_the_owner(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("old\n")
+    os.chown(path, 12345, 23456)
+    write_atomic(path, "new\n", "utf-8")
+    assert (path.stat().st_uid, path.stat().st_gid) == (12345, 23456)

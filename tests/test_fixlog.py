@@ -23,7 +23,11 @@ EXPECTED = [
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "dtypelint", *args], cwd=cwd, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "dtypelint", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 

@@ -18,7 +18,9 @@ def test_helper_returning_a_numpy_tensor() -> None:
         return pix @ K_file
     """
     assert findings(code) == [("DTL004", 8, 14)]
-    assert messages(code)[0].startswith("load_K(...) returns a NumPy-derived tensor (float64 by default) but meets 'pix'")
+    assert messages(code)[0].startswith(
+        "load_K(...) returns a NumPy-derived tensor (float64 by default) but meets 'pix'"
+    )
     assert "K_file = load_K(path).to(pix.dtype)" in fixed(code)
 
 

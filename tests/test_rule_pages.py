@@ -11,7 +11,13 @@ import dtypelint
 from dtypelint.rules import ALL_RULES, RULE_NAMES
 
 PAGES = Path(__file__).resolve().parent.parent / "rules"
-SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety")
+SECTIONS = (
+    "## What it does",
+    "## Why is this bad?",
+    "## Example",
+    "## Use instead",
+    "## Fix safety",
+)
 CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 
@@ -44,7 +50,9 @@ def test_page_example_is_flagged_and_fixed_into_use_instead(rule: type) -> None:
 
 def test_syntax_error_page_example() -> None:
     page = (PAGES / "DTL000.md").read_text(encoding="utf-8")
-    assert [d.code for d in dtypelint.lint_source(section_code(page, "## Example"), "x.py")] == ["DTL000"]
+    assert [d.code for d in dtypelint.lint_source(section_code(page, "## Example"), "x.py")] == [
+        "DTL000"
+    ]
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
@@ -54,6 +62,11 @@ def test_rule_class_examples(rule: type) -> None:
         assert [d for d in dtypelint.lint_source(code, "valid.py") if d.code == rule.code] == []
     for case in rule.invalid:
         found = [d for d in dtypelint.lint_source(case.code, "invalid.py") if d.code == rule.code]
-        assert [(d.location.row, d.location.column) for d in found][:1] == [(case.line, case.column)]
+        assert [(d.location.row, d.location.column) for d in found][:1] == [
+            (case.line, case.column)
+        ]
         if case.fixed is not None:
-            assert dtypelint.fix_source(case.code, "invalid.py", unsafe=case.unsafe).source == case.fixed
+            assert (
+                dtypelint.fix_source(case.code, "invalid.py", unsafe=case.unsafe).source
+                == case.fixed
+            )

@@ -22,6 +22,15 @@ TORCH_MISSING = (
 )
 
 
+class VerifyUsageError(click.ClickException):
+    """One line on stderr and exit 2, the CLI's convention for bad usage and environments."""
+
+    exit_code = EXIT_ERROR
+
+    def format_message(self) -> str:
+        return f"dtypelint verify: {self.message}"
+
+
 class Progress:
     """`[2/5] examples.py:example_x: patched` on one rewritten stderr line, on terminals only."""
 
@@ -72,14 +81,17 @@ def _setting(value: object, config: Config, key: str, default: object) -> object
     type=click.FloatRange(min=0, min_open=True),
     default=None,
     metavar="S",
-    help=f"Seconds per example and side (default {DEFAULT_TIMEOUT_S:g}).",
+    help="Seconds each run of an example may take: its import, the float32 reference, the run "
+    f"itself (default {DEFAULT_TIMEOUT_S:g}; starting Python and torch is not counted).",
 )
 @click.option("--compile", "with_compile", is_flag=True, help="Also run under torch.compile.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None)
 @click.option(
     "--jobs", "-j", type=click.IntRange(min=1), default=1, help="Examples run at once (default 1)."
 )
+@click.pass_context
 def verify(
+    ctx: click.Context,
     paths: tuple[str, ...],
     example_files: tuple[str, ...],
     device: str | None,
@@ -100,11 +112,11 @@ def verify(
     from dtypelint.verify import harness, report
 
     if not harness.torch_installed():
-        _fail(TORCH_MISSING)
+        raise VerifyUsageError(TORCH_MISSING)
     try:
         config = load_config(Path(config_file) if config_file else None)
     except ConfigError as exc:
-        _fail(str(exc))
+        raise VerifyUsageError(str(exc)) from None
     unsafe = unsafe_fixes if unsafe_fixes is not None else config.unsafe_fixes
     options = harness.VerifyOptions(
         paths=paths,
@@ -120,14 +132,11 @@ def verify(
     try:
         result = harness.run_verify(options, config, progress)
     except harness.VerifyError as exc:
+        raise VerifyUsageError(str(exc)) from None
+    finally:
         progress.clear()
-        _fail(str(exc))
-    progress.clear()
     text = report.render_json(result) if output_format == "json" else report.render_text(result)
     click.echo(text, nl=output_format == "json")
-    sys.exit(report.exit_code(result))
-
-
-def _fail(message: str) -> None:
-    click.echo(f"dtypelint verify: error: {message}", err=True)
-    sys.exit(EXIT_ERROR)
+    # ctx.exit, not a return value: the code must survive both cli.main(standalone_mode=False)
+    # and a standalone call of this command.
+    ctx.exit(report.exit_code(result))

@@ -76,7 +76,7 @@ def choose_device(torch: Any, device: str = "auto", dtype: str = "auto") -> Devi
     # auto
     if cuda is None:
         return _cpu_choice(dtype, "CUDA is not available")
-    index, name, capability = cuda
+    _, name, capability = cuda
     if dtype == "bfloat16" and capability < BF16_MIN_CAPABILITY:
         # The user insists on bf16 and this GPU has no native bf16: the CPU does.
         return _cpu_choice(

@@ -8,16 +8,19 @@ a hang, a crash or an import error becomes that example's verdict and the others
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
 import re
 import signal
+import site
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -38,13 +41,14 @@ from dtypelint.verify.workspace import (
     find_examples,
 )
 
-# The folder holding the `dtypelint` package, put on the runner's PYTHONPATH so that
-# `python -m dtypelint.verify.runner` works from the user's project root.
+# The folder holding the `dtypelint` package (see checkout_path).
 _PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 _KILL_GRACE_S = 5.0
 _LOG_TAIL_CHARS = 2000
 _STACK_DUMP_NAME = "stack.txt"  # where the runner's faulthandler writes on SIGTERM
-_PROBE_TIMEOUT_S = 300.0  # importing torch and initialising CUDA can be slow on a cold machine
+_PROBE_TIMEOUT_S = 300.0
+_STARTUP_LIMIT_S = 300.0  # starting Python and importing torch, before the timeout applies
+_POLL_S = 0.1  # importing torch and initialising CUDA can be slow on a cold machine
 
 
 class VerifyError(Exception):
@@ -98,9 +102,22 @@ def torch_installed() -> bool:
     return importlib.util.find_spec("torch") is not None
 
 
+def checkout_path() -> str | None:
+    """The folder to put on the runner's PYTHONPATH so that it imports this dtypelint, or None
+    when dtypelint is installed in a site folder: importable anyway, and the runner takes the
+    added entry back off sys.path, which must never hide torch from the user's code."""
+    site_dirs = {*site.getsitepackages(), site.getusersitepackages()}
+    if str(_PACKAGE_PARENT) in site_dirs or _PACKAGE_PARENT.name in (
+        "site-packages",
+        "dist-packages",
+    ):
+        return None
+    return str(_PACKAGE_PARENT)
+
+
 def runner_env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_PACKAGE_PARENT), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [checkout_path(), env.get("PYTHONPATH")]))
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
     env["PYTHONUNBUFFERED"] = "1"
     return env
@@ -173,11 +190,8 @@ def launch_runner(request: dict[str, Any], cwd: Path, workdir: Path, timeout: fl
             stderr=subprocess.STDOUT,
             start_new_session=posix,  # its own process group, so a timeout can end all of it
         )
-        timed_out = False
-        try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        timed_out = _wait(process, workdir / "result.json", timeout)
+        if timed_out:
             _stop(process, posix)
     if posix and (timed_out or process.returncode != 0):
         _kill_group(process.pid)  # children the example started (data loader workers, ...)
@@ -188,6 +202,31 @@ def launch_runner(request: dict[str, Any], cwd: Path, workdir: Path, timeout: fl
         log_tail=_tail(log_path),
         stack=_parse_stack_dump(workdir / _STACK_DUMP_NAME),
     )
+
+
+def _wait(process: subprocess.Popen[bytes], result_path: Path, timeout: float) -> bool:
+    """Wait for the runner; True when it overran. Each state the runner writes (importing the
+    example, each phase) gets `timeout` seconds of its own; the clock starts only once the runner
+    has written its first state, since starting Python and a cold `import torch` is not the
+    example's time (and takes many seconds on a busy machine)."""
+    deadline = time.monotonic() + max(timeout, _STARTUP_LIMIT_S)
+    state: tuple[int, int] | None = None
+    while True:
+        try:
+            process.wait(timeout=_POLL_S)
+            return False
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        try:
+            stat = result_path.stat()  # replaced (new inode) at every state change
+            current = (stat.st_ino, stat.st_mtime_ns)
+        except OSError:
+            current = None
+        if current != state:
+            state, deadline = current, now + timeout
+        if now > deadline:
+            return True
 
 
 def _stop(process: subprocess.Popen[bytes], posix: bool) -> None:
@@ -206,10 +245,8 @@ def _stop(process: subprocess.Popen[bytes], posix: bool) -> None:
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
@@ -266,11 +303,23 @@ def phase_outcome(launch: Launch, phase: str, timeout: float, root: Path) -> dic
     during = _PHASE_WORDS.get(current, current)
     if launch.timed_out:
         frame = _stack_frame(launch.stack, root)
-        message = f"no result after {timeout:g} s (stuck in {during})"
+        if launch.result is None:
+            message = f"starting Python and torch took over {_STARTUP_LIMIT_S:g} s"
+        else:
+            message = f"{during} did not finish within {timeout:g} s"
         return _failure("timeout", "Timeout", message, frame)
+    message = f"the process died ({_exit_words(launch.returncode)}) during {during}"
+    if launch.stack:  # faulthandler wrote the stack: the log's last line is not the cause
+        return _failure("raised", "Crash", message, _stack_frame(launch.stack, root))
     last_line = (launch.log_tail.strip().splitlines() or [""])[-1]
-    message = f"the runner process died with exit code {launch.returncode} during {during}"
     return _failure("raised", "Crash", message + (f": {last_line}" if last_line else ""), None)
+
+
+def _exit_words(returncode: int | None) -> str:
+    if returncode is not None and returncode < 0:
+        with contextlib.suppress(ValueError):
+            return f"signal {signal.Signals(-returncode).name}"
+    return f"exit code {returncode}"
 
 
 def _failure(status: str, kind: str, message: str, frame: dict[str, Any] | None) -> dict[str, Any]:
@@ -371,7 +420,7 @@ class ExampleJob:
             "phases": phases,
             "reference_path": str(self.reference_path),
             "compile_backend": self.probe.compile_backend,
-            "remove_path": str(_PACKAGE_PARENT),
+            "remove_path": checkout_path(),
         }
         return launch_runner(request, root, self.workdir / side, self.options.timeout)
 
@@ -484,8 +533,13 @@ def run_verify(
     examples = select_examples(options, config, files)
     with tempfile.TemporaryDirectory(prefix="dtypelint-verify-") as temp:
         workdir = Path(temp)
-        probe = probe_device(options.device, options.dtype, options.compile, workdir)
-        tree = build_patched_tree(root, files, config, options.unsafe, workdir / "patched")
+        with ThreadPoolExecutor(max_workers=1) as background:
+            # The probe waits on a torch import in a child: build the patched tree meanwhile.
+            probing = background.submit(
+                probe_device, options.device, options.dtype, options.compile, workdir
+            )
+            tree = build_patched_tree(root, files, config, options.unsafe, workdir / "patched")
+            probe = probing.result()
         lock = threading.Lock()
 
         def job(index: int) -> ExampleResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ def side_json(outcome: dict[str, Any] | None, root: Path) -> dict[str, Any] | No
             "function": (exception.get("frame") or {}).get("function"),
             "op": exception.get("op"),
             "dtypes": exception.get("dtypes"),
+            "where": exception.get("where"),
         },
         "mixed_ops": [
             {
@@ -128,7 +130,7 @@ def compile_disagreement(eager: dict[str, Any] | None, compiled: dict[str, Any])
         )
     if compiled_raised and not eager_raised:
         message = (compiled.get("exception") or {}).get("message", "")
-        return f"the compiled run raises where eager does not: {message.splitlines()[0][:160]}"
+        return f"the compiled run raises where eager does not: {message_summary(message)}"
     eager_dtypes = sorted({o["dtype"] for o in eager.get("outputs", [])})
     if not compiled_raised and eager_dtypes != compiled_dtypes:
         return (
@@ -231,8 +233,10 @@ def _table(report: VerifyReport) -> list[str]:
             )
         )
     widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-            for row in rows]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
 
 
 def _details(result: ExampleResult, report: VerifyReport) -> list[str]:
@@ -269,12 +273,15 @@ def _status_line(outcome: dict[str, Any], root: Path) -> str:
     status = outcome["status"]
     exception = outcome.get("exception")
     if exception:
-        text = f"{status}: {exception['type']}: {exception['message'].splitlines()[0][:200]}"
+        kind = "" if exception["type"] == "Timeout" else f"{exception['type']}: "
+        text = f"{status}: {kind}{message_summary(exception['message'])}"
         if exception.get("op"):
             text += f"\n      in {exception['op']}({', '.join(exception['dtypes'] or [])})"
         where = location(exception.get("frame"), root)
         if where:
             text += f"\n      at {where}"
+        if exception.get("where"):
+            text += f" (while {exception['where']})"
         return text
     dtypes = Counter(output["dtype"] for output in outcome.get("outputs", []))
     shown = ", ".join(f"{dtype} x{n}" if n > 1 else dtype for dtype, n in dtypes.items())
@@ -284,6 +291,20 @@ def _status_line(outcome: dict[str, Any], root: Path) -> str:
     elif outcome.get("error_note"):
         text += f" ({outcome['error_note']})"
     return text
+
+
+_INNER_ERROR = re.compile(r"got (\w+(?:Error|Exception)\(.{0,200}?\))(?:\n|$)")
+
+
+def message_summary(message: str) -> str:
+    """The first line of an exception message, plus the wrapped error dynamo reports as
+    `got RuntimeError('...')` deeper in its message."""
+    lines = message.strip().splitlines() or [""]
+    summary = lines[0][:200]
+    inner = _INNER_ERROR.search(message)
+    if inner and inner.group(1) not in summary:
+        summary += f" ({inner.group(1)})"
+    return summary
 
 
 def _side_lines(label: str, outcome: dict[str, Any], root: Path) -> list[str]:

@@ -85,7 +85,9 @@ def _after_hazard(before: dict[str, Any], after: dict[str, Any], dtype: str, tol
                 f"the patched code mixes dtypes at {_sites(after)} sites, "
                 f"the original at {_sites(before)}",
             )
-        return Verdict(STILL_FAILING, f"the patched code still mixes dtypes ({_sites(after)} sites)")
+        return Verdict(
+            STILL_FAILING, f"the patched code still mixes dtypes ({_sites(after)} sites)"
+        )
     if not outputs_in_dtype(after, dtype):
         return Verdict(
             STILL_FAILING, f"the patched code runs clean but returns {_off_dtype(after, dtype)}"

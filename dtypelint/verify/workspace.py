@@ -7,6 +7,7 @@ of torch and of the user's code).
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import shutil
 from collections.abc import Iterable, Sequence
@@ -180,10 +181,8 @@ def _copy_file(source: Path, target: Path) -> None:
         return  # a dangling link or an unreadable file: nothing an example could import
     if (source.is_symlink() or big) and _link(source, target):
         return
-    try:
+    with contextlib.suppress(OSError):  # sockets and the like
         shutil.copy2(source, target)
-    except OSError:
-        pass  # sockets and the like
 
 
 def _link(source: Path, target: Path) -> bool:

@@ -1346,7 +1346,8 @@ class FunctionFlow:
             if isinstance(node.op, ast.MatMult):
                 self.matmul_operands_check(node, "@", [(node.left, left), (node.right, right)])
                 return self.meet([(node.left, left), (node.right, right)], node, "matmul")
-            result = self.meet([(node.left, left), (node.right, right)], node, "arith")
+            kind = "intop" if isinstance(node.op, _INTEGER_OPERATORS) else "arith"
+            result = self.meet([(node.left, left), (node.right, right)], node, kind)
             return self.arithmetic_result(node.op, [left, right], result)
         if isinstance(node, ast.UnaryOp):
             value = self.eval(node.operand)
@@ -1939,11 +1940,7 @@ class FunctionFlow:
                 operands.extend(zip(arg.elts, value.items))
             else:
                 operands.append((arg, value))
-        operands += [
-            (v, val)
-            for k, v, val in kwargs
-            if k not in ("dim", "index", "mask", "out", "indices", "dtype", "device")
-        ]
+        operands += [(v, val) for k, v, val in kwargs if k in _TENSOR_KEYWORDS]
         tensor_operands = [o for o in operands if o[1].flags & TENSORISH or o[1].tracked]
         dtype_kw = next(((v, val) for k, v, val in kwargs if k == "dtype"), None)
         if dtype_kw is not None:
@@ -2365,6 +2362,22 @@ def _class_definitions(body: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
                 yield from _class_definitions(block)
 
 
+#: Operators that only make sense on integers (shifts, bit masks, floor division, modulo).
+_INTEGER_OPERATORS = (
+    ast.LShift,
+    ast.RShift,
+    ast.BitAnd,
+    ast.BitOr,
+    ast.BitXor,
+    ast.FloorDiv,
+    ast.Mod,
+)
+#: Keyword arguments of torch functions that take tensor data (not `stride=`, `padding=`, ...).
+_TENSOR_KEYWORDS = frozenset(
+    {"input", "other", "weight", "bias", "tensors", "mat1", "mat2", "batch1", "batch2", "vec",
+     "vec1", "vec2", "target", "exponent", "src", "source", "values", "grid", "query", "key",
+     "value", "attn_mask", "x", "y", "end", "tensor", "min", "max", "condition"}
+)  # fmt: skip
 #: torch functions (besides factories) whose result, stored on a module, is a plain tensor.
 _TENSOR_BUILDERS = frozenset(
     {

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import click
 
 from dtypelint import __version__
-from dtypelint.config import OUTPUT_FORMATS, Config, ConfigError, load_config
+from dtypelint.config import OUTPUT_FORMATS, Config, ConfigError, config_start, load_config
 from dtypelint.engine import (
     DecodedSource,
     FileOutcome,
@@ -138,7 +138,7 @@ def check(
     stdin_filename: str | None,
 ) -> int:
     """Check PATHs (files or folders; default `.`) for dtype hazards."""
-    config = load_config(Path(config_file) if config_file else None)
+    config = load_config(Path(config_file) if config_file else None, config_start(paths))
     config = config.with_overrides(
         select=_split_codes(select) if select else None,
         ignore=_split_codes(ignore),

@@ -329,6 +329,20 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+def config_start(paths: Sequence[str]) -> Path | None:
+    """Where to look for the config: the first PATH (its folder for a file), like ruff, which
+    takes the settings nearest to the code it checks; None (the current directory) for stdin."""
+    for raw in paths:
+        if raw == "-":
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            return path
+        if path.parent.is_dir():
+            return path.parent
+    return None
+
+
 def load_config(config_file: Path | None = None, start: Path | None = None) -> Config:
     """Settings from `config_file`, else from the nearest config file above `start` (cwd)."""
     if config_file is not None:

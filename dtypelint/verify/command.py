@@ -12,7 +12,14 @@ from pathlib import Path
 
 import click
 
-from dtypelint.config import VERIFY_DEVICES, VERIFY_DTYPES, Config, ConfigError, load_config
+from dtypelint.config import (
+    VERIFY_DEVICES,
+    VERIFY_DTYPES,
+    Config,
+    ConfigError,
+    config_start,
+    load_config,
+)
 
 EXIT_ERROR = 2
 DEFAULT_TIMEOUT_S = 120.0
@@ -114,7 +121,7 @@ def verify(
     if not harness.torch_installed():
         raise VerifyUsageError(TORCH_MISSING)
     try:
-        config = load_config(Path(config_file) if config_file else None)
+        config = load_config(Path(config_file) if config_file else None, config_start(paths))
     except ConfigError as exc:
         raise VerifyUsageError(str(exc)) from None
     unsafe = unsafe_fixes if unsafe_fixes is not None else config.unsafe_fixes

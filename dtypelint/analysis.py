@@ -439,7 +439,8 @@ CAMERA_AFFIXES = frozenset(
      "r", "left", "right", "cam", "cams", "camera", "cameras", "mat", "mats", "matrix", "matrices",
      "scaled", "full", "rel", "hom", "homo", "new", "batch", "world", "img", "image", "depth", "rgb",
      "color", "lidar", "view", "views", "target", "source", "context", "ctx", "input", "b", "i", "j",
-     "t", "w2c", "c2w", "4x4", "3x3", "3x4", "crop", "resized", "ori", "raw", "all", "ego", "rect"}
+     "t", "w2c", "c2w", "4x4", "3x3", "3x4", "crop", "resized", "ori", "raw", "all", "ego", "rect",
+     "np", "numpy", "tensor", "torch", "h", "homog", "cv", "gl", "opencv", "opengl", "ndc", "pix"}
 )  # fmt: skip
 #: Affixes that make a name a network weight or feature, never a camera (`proj_weight`, `pose_feat`).
 NETWORK_AFFIXES = frozenset(
@@ -471,8 +472,6 @@ class CameraNames:
         if "_" not in name:
             return False
         parts = name.strip("_").split("_")
-        if any(part.lower() in NETWORK_AFFIXES for part in parts):
-            return False
         # Any contiguous run of `_`-separated parts may be the camera name: K_inv, intrinsics_src,
         # src_intrinsics, batch_cam_K.
         for start in range(len(parts)):
@@ -481,6 +480,8 @@ class CameraNames:
                 if (stop - start) == len(parts) or core not in self.names:
                     continue
                 affixes = parts[:start] + parts[stop:]
+                if any(affix.lower() in NETWORK_AFFIXES for affix in affixes):
+                    continue  # `proj_weight`, `pose_feat`: a network's weight or feature
                 if core not in AMBIGUOUS_CAMERA_NAMES or all(
                     a.lower() in CAMERA_AFFIXES or a.isdigit() or len(a) == 1 for a in affixes
                 ):
@@ -536,6 +537,22 @@ def has_star_kwargs(call: ast.Call) -> bool:
 
 def is_literal_false(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
+
+
+def number_list_value(node: ast.AST | None) -> Value | None:
+    """The value of a literal list/tuple of numbers (`(0.485, 0.456, 0.406)`), else None."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
+        return None
+    numbers = [e.operand if isinstance(e, ast.UnaryOp) else e for e in node.elts]
+    if not all(
+        isinstance(n, ast.Constant)
+        and isinstance(n.value, (int, float))
+        and not isinstance(n.value, bool)
+        for n in numbers
+    ):
+        return None
+    floats = any(isinstance(n.value, float) for n in numbers)  # type: ignore[attr-defined]
+    return Value(SEQUENCE | PY_NUMBER | (PY_FLOAT if floats else 0))
 
 
 def is_empty_shape(node: ast.AST) -> bool:
@@ -1018,6 +1035,10 @@ class FunctionFlow:
                 continue
             if annotation == "scalar":
                 continue
+            numbers = number_list_value(default)
+            if numbers is not None:  # `mean=(0.485, 0.456, 0.406)`
+                self.env[name] = numbers
+                continue
             is_tensor = (
                 annotation == "tensor"
                 or name in used.tensors
@@ -1432,7 +1453,7 @@ class FunctionFlow:
         """Integer tensors become float32 under true division or with a Python float."""
         if joined.is_act or not joined.int_factories:
             return joined
-        to_float = isinstance(op, ast.Div) or any(v.flags & PY_FLOAT for v in operands)
+        to_float = isinstance(op, ast.Div) or any(v.flags & (PY_FLOAT | NUMPY) for v in operands)
         if isinstance(
             op, (ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
         ):
@@ -1471,7 +1492,9 @@ class FunctionFlow:
             return Value(DTYPE_OF_FIXED, fixed=base.fixed) if base.flags & FIXED else EMPTY
         if attr in ("T", "mT", "H", "mH", "data", "real", "imag"):
             return base
-        if self.module.camera_names.matches(attr) and not base.flags & (ACT | TENSORISH):
+        if self.module.camera_names.matches(attr) and (
+            base.flags & MODULE or not base.flags & (ACT | TENSORISH)
+        ):
             # `cam.K`, `data.intrinsics`: a camera attribute of some container.
             return Value(CAMERA, cameras=(self.module.text(node),))
         if base.flags & TENSOR_DICT:
@@ -1507,6 +1530,9 @@ class FunctionFlow:
             return Value(0, factories=frozenset({record}))
         if attr in cls.numpy_attrs:
             return Value(NUMPY)
+        numbers = number_list_value(cls.plain_attrs.get(attr))
+        if numbers is not None:  # `self.mean = [0.485, 0.456, 0.406]`
+            return numbers
         if attr not in cls.plain_attrs and cls.is_module:
             # Set elsewhere (a parent class): a submodule when called, a parameter when used.
             return Value(MODULE | ACT)
@@ -2101,6 +2127,8 @@ class FunctionFlow:
                 return "copy"
             if isinstance(data_node, (ast.List, ast.Tuple, ast.ListComp)):
                 return _literal_kind(data_node, data)
+            if data.flags & SEQUENCE and data.flags & PY_NUMBER and not data.flags & TENSORISH:
+                return "float" if data.flags & PY_FLOAT else "int"
             if data.flags & PY_NUMBER and not data.flags & SEQUENCE:
                 return "zero_dim"
             if isinstance(data_node, (ast.Constant, ast.UnaryOp, ast.BinOp)):

@@ -100,6 +100,8 @@ def test_camera_parameters_are_not_activations() -> None:
         ("src_intrinsics", True),
         ("pose_b", True),
         ("proj_mat", True),
+        ("K_np", True),
+        ("K_q", False),
         ("cam2world_ref", True),
         ("k", False),  # case-sensitive
         ("Kernel", False),

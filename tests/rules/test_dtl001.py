@@ -346,3 +346,40 @@ def dtypelint_fix(source: str) -> str:
     import dtypelint
 
     return dtypelint.fix_source(source, "model.py").source
+
+
+def test_normalization_constants_from_attribute_and_default_lists() -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    class Normalize(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.std = [0.229, 0.224, 0.225]
+
+        def forward(self, x):
+            std = torch.tensor(self.std, device=x.device).view(1, 3, 1, 1)
+            return x / std
+
+    def normalize(x: torch.Tensor, mean=(0.485, 0.456, 0.406)):
+        m = torch.as_tensor(mean, device=x.device).view(1, -1, 1, 1)
+        return x - m
+    """
+    assert findings(code) == [("DTL001", 10, 15), ("DTL001", 14, 9)]
+    assert "torch.as_tensor(mean, device=x.device, dtype=x.dtype)" in fixed(code)
+
+
+def test_linspace_grid_for_grid_sample() -> None:
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    def resample(feat: torch.Tensor):
+        B, C, H, W = feat.shape
+        ys = torch.linspace(-1, 1, H, device=feat.device)
+        xs = torch.linspace(-1, 1, W, device=feat.device)
+        grid = torch.stack(torch.meshgrid(xs, ys, indexing="xy"), -1).expand(B, H, W, 2)
+        return F.grid_sample(feat, grid, align_corners=True)
+    """
+    assert findings(code) == [("DTL001", 6, 10), ("DTL001", 7, 10)]

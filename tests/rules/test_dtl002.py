@@ -253,3 +253,27 @@ def test_fix_result_parses_and_is_stable() -> None:
     ast.parse(once)
     assert "(-K).to(x.dtype)" in once
     assert dtypelint.fix_source(once, "m.py").source == once
+
+
+def test_numpy_camera_inverse_and_camera_object_attribute() -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    def backproject(depth: torch.Tensor, pix: torch.Tensor, K_np):
+        K = torch.from_numpy(K_np)
+        return (pix.to(depth) @ torch.inverse(K).T) * depth[..., None]
+
+    class Renderer(nn.Module):
+        def __init__(self, camera):
+            super().__init__()
+            self.camera = camera
+            self.mlp = nn.Linear(3, 3)
+
+        def forward(self, pts):
+            return self.mlp(pts) @ self.camera.K.T
+    """
+    assert findings(code) == [("DTL002", 6, 29), ("DTL002", 15, 32)]
+    after = fixed(code)
+    assert "torch.inverse(K).to(pix.dtype).T" in after
+    assert "self.camera.K.to(pts.dtype).T" in after

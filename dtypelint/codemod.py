@@ -8,11 +8,13 @@ insertion between the old and the new text of the call.
 from __future__ import annotations
 
 import ast
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from dtypelint.diagnostics import Edit
 from dtypelint.source import SourceText
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 #: Expressions that can take `.to(...)` without parentheses.
 _PRIMARY = (
@@ -29,6 +31,8 @@ _PRIMARY = (
 
 def insert_keyword(source: SourceText, call: ast.Call, name: str, value: str) -> Edit | None:
     """An edit adding `name=value` as the last argument of `call`, or None if it cannot be done."""
+    import libcst as cst  # only files with a fix pay for importing libcst
+
     start = source.offset(source.start(call))
     end = source.offset(source.end(call))
     old = source.text[start:end]

@@ -51,6 +51,8 @@ def insert_keyword(source: SourceText, call: ast.Call, name: str, value: str) ->
 def _with_keyword(
     args: tuple[cst.Arg, ...] | list[cst.Arg], name: str, value: str
 ) -> list[cst.Arg]:
+    import libcst as cst
+
     new_arg = cst.Arg(
         value=cst.parse_expression(value),
         keyword=cst.Name(name),

@@ -25,7 +25,9 @@ DEFAULT_CAMERA_NAMES: tuple[str, ...] = (
     "world2cam", "cam2world", "world_to_cam", "cam_to_world", "pose", "poses", "cam_pose",
     "cam_poses", "RT", "Rt", "lidar2img", "lidar2cam", "cam2img", "img2cam", "cam2lidar",
     "viewmat", "viewmats", "view_matrix", "camera_pose", "camera_poses", "intrinsic_matrix",
-    "extrinsic_matrix", "K_inv", "inv_K", "calib_matrix",
+    "extrinsic_matrix", "K_inv", "inv_K", "calib_matrix", "camtoworld", "camtoworlds",
+    "worldtocam", "cam2worlds", "world2cams", "c2ws", "w2cs", "viewmatrix", "projmat",
+    "proj_mats", "intrinsic_matrices", "extrinsic_matrices",
 )  # fmt: skip
 
 # ---------------------------------------------------------------------------------------------
@@ -200,6 +202,11 @@ AUTOCAST_FUNCS = frozenset(
 CUSTOM_FWD_FUNCS = frozenset({"torch.cuda.amp.custom_fwd", "torch.amp.custom_fwd"})
 PY_INT_BUILTINS = frozenset({"len", "int", "round", "range", "hash", "ord", "id"})
 PY_FLOAT_BUILTINS = frozenset({"float"})
+#: Tensor parameters named so hold integers or masks, not activations (`labels`, `input_ids`).
+INTEGER_PARAM_WORDS = frozenset(
+    {"ids", "idx", "index", "indices", "mask", "masks", "label", "labels", "length", "lengths",
+     "lens", "count", "counts"}
+)  # fmt: skip
 #: Parameters with these names hold integers even when used as tensors (never a dtype source).
 INTEGER_LIKE_NAMES = (
     "ids",
@@ -537,6 +544,11 @@ def has_star_kwargs(call: ast.Call) -> bool:
 
 def is_literal_false(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
+
+
+def is_integer_name(name: str) -> bool:
+    """`attention_mask`, `input_ids`, `labels`: names of index or mask tensors."""
+    return bool(INTEGER_PARAM_WORDS & set(name.lower().split("_")))
 
 
 def number_list_value(node: ast.AST | None) -> Value | None:
@@ -939,6 +951,21 @@ class ModuleAnalysis:
         return self.source.segment(node)
 
 
+def _is_float64(node: ast.AST | None, module: ModuleAnalysis) -> bool:
+    if node is None:
+        return True
+    if isinstance(node, ast.Constant):
+        return node.value in ("float64", "f8", "double", float)
+    qualname = module.qualify(node) or dotted_name(node) or ""
+    return qualname.rsplit(".", 1)[-1] in ("float64", "double", "float_", "float")
+
+
+def _explicit_numpy_dtype(call: ast.Call, module: ModuleAnalysis) -> bool:
+    """`np.array(x, dtype=np.float32)`: a NumPy array whose dtype is not the float64 default."""
+    dtype = keyword(call, "dtype")
+    return dtype is not None and not _is_float64(dtype, module)
+
+
 def _is_data_class_name(name: str) -> bool:
     last = name.rsplit(".", 1)[-1]
     return any(
@@ -999,6 +1026,8 @@ class FunctionFlow:
         self.seen_calls: set[int] = set()
         self.dict_params: list[str] = []
         self.returns: list[Value] = []
+        args = node.args
+        self.param_names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         self.info = self._function_info(prefix)
 
     # -- setup ----------------------------------------------------------------------------------
@@ -1057,6 +1086,8 @@ class FunctionFlow:
             if self.module.camera_names.matches(name) and not (name == "K" and attention):
                 self.env[name] = Value(CAMERA, cameras=(name,))
                 camera_params.append(name)
+            elif is_integer_name(name):
+                self.env[name] = Value(INT)  # an index or mask tensor: not the run's dtype
             else:
                 self.env[name] = Value(ACT)
                 tensor_params.append(name)
@@ -1262,6 +1293,15 @@ class FunctionFlow:
 
     def assign(self, target: ast.AST, value: Value, value_node: ast.AST | None) -> None:
         if isinstance(target, ast.Name):
+            if (
+                value.tracked
+                and not value.is_act
+                and target.id in self.param_names
+                and is_integer_name(target.id)
+            ):
+                # `if pixel_mask is None: pixel_mask = torch.ones(...)`: a default for a mask or
+                # index parameter, not a float tensor that meets activations.
+                value = Value(INT)
             self.env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value, value_node)
@@ -1584,7 +1624,7 @@ class FunctionFlow:
                 return self.torch_call(node, qualname)
             if qualname.startswith("numpy."):
                 self.eval_args(node)
-                return Value(NUMPY)
+                return Value(NUMPY | (FIXED if _explicit_numpy_dtype(node, self.module) else 0))
         if isinstance(func, ast.Attribute) and qualname is None:
             receiver_node = func.value
             receiver = self.eval(receiver_node)
@@ -1592,7 +1632,11 @@ class FunctionFlow:
                 return self.self_method_call(node, func.attr)
             if receiver.flags & NUMPY:
                 self.eval_args(node)
-                return Value(NUMPY)
+                if func.attr == "astype" and not _is_float64(
+                    node.args[0] if node.args else None, self.module
+                ):
+                    return Value(NUMPY | FIXED)  # an explicit dtype: not NumPy's float64 default
+                return Value(receiver.flags & (NUMPY | FIXED) or NUMPY)
             if (
                 receiver.flags & MODULE
                 and receiver.flags & ACT
@@ -1829,8 +1873,10 @@ class FunctionFlow:
             "cummin",
         ) and (args or kwargs):
             return Value(SEQUENCE, items=(replace(receiver, items=None), Value(INT)))
-        if name in ("expand_as", "view_as", "reshape_as"):
-            return receiver
+        if name.startswith(("get_", "is_", "has_", "num_")) or name.endswith(
+            ("_length", "_size", "_len")
+        ):
+            return EMPTY  # `cache.get_seq_length()`: metadata, not a tensor
         return receiver
 
     def to_call(
@@ -1943,6 +1989,8 @@ class FunctionFlow:
             data = args[0][1] if args else EMPTY
             if data.flags & CAMERA:
                 return Value(CAMERA, cameras=data.cameras)
+            if data.flags & FIXED:
+                return EMPTY  # an array given its dtype on purpose (`dtype=np.float32`)
             record = self.new_factory(node, short, integer=False)
             record.origin = "numpy"
             return Value(0, factories=frozenset({record}))
@@ -2120,7 +2168,7 @@ class FunctionFlow:
                 return None
             data = self.eval(data_node)
             if data.flags & NUMPY:
-                return "numpy"
+                return None if data.flags & FIXED else "numpy"
             if data.flags & (ACT | CAMERA | FIXED) or (
                 data.flags & (INT | BOOL) and not data.flags & SEQUENCE
             ):

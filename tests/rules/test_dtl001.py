@@ -318,6 +318,32 @@ NEGATIVES = {
         def f(grid: torch.Tensor, merge):
             return grid * torch.tensor([1, merge, merge])
     """,
+    "default for a mask parameter": """
+        import torch
+        from torch import nn
+        class Backbone(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Conv2d(3, 8, 3)
+            def forward(self, pixel_values, pixel_mask=None):
+                if pixel_mask is None:
+                    pixel_mask = torch.ones(pixel_values.shape[0], 8, 8, device=pixel_values.device)
+                return self.body(pixel_values), pixel_mask
+    """,
+    "integer tensors meeting index tensors": """
+        import torch
+        def undo_sort(sorted_idx: torch.Tensor):
+            indices = torch.arange(sorted_idx.shape[-1], device=sorted_idx.device).expand(sorted_idx.shape)
+            undo = sorted_idx.new(*sorted_idx.size())
+            return undo.scatter_(-1, sorted_idx, indices)
+    """,
+    "metadata methods are not tensors": """
+        import torch
+        def positions(embeds: torch.Tensor, cache):
+            seen = cache.get_seq_length()
+            mask = torch.ones(embeds.shape[0], seen + embeds.shape[1], device=embeds.device)
+            return (torch.cumsum(mask, dim=1) * mask - 1).long()
+    """,
     "noqa": """
         import torch
         def f(x: torch.Tensor):

@@ -115,6 +115,14 @@ NEGATIVES = {
         def load(path):
             return torch.from_numpy(np.load(path)) * 2
     """,
+    "array given an explicit dtype": """
+        import numpy as np
+        import torch
+        def f(x: torch.Tensor, pts):
+            a = torch.from_numpy(np.array(pts, dtype=np.float32))
+            b = torch.from_numpy(np.asarray(pts).astype(np.float32))
+            return x * a * b
+    """,
     "camera arrays are DTL002's": """
         import numpy as np
         import torch

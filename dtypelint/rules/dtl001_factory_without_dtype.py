@@ -73,6 +73,8 @@ class FactoryWithoutDtype(Rule):
             message = f"{call} defaults to {default} but {where}; give it the activations' dtype"
             return self.diagnostic(module, record.node, message.replace("but is", "and is"))
         message = f"{call} defaults to {default} but {where}; add dtype={source_name}.dtype"
+        if first.act_names and source_name != first.act_names[0]:
+            message += f" ('{first.act_names[0]}' is not bound yet where the call runs)"
         fix = None
         edit = insert_keyword(module.source, record.node, "dtype", f"{source_name}.dtype")
         if edit is not None:

@@ -1648,6 +1648,8 @@ class FunctionFlow:
                 return self.tensor_method(node, func.attr, receiver_node, receiver)
             args = self.eval_args(node)
             if receiver.flags & MODULE:
+                if func.attr in _CONTAINER_METHODS or func.attr.startswith(("get_", "num_", "is_")):
+                    return EMPTY  # `self.adapters.keys()`, `self.encoder.parameters()`
                 return self.module_call(node, args)
             if func.attr == "get" and node.args and (key := constant_string(node.args[0])):
                 if self.module.camera_names.matches(key):
@@ -1665,6 +1667,8 @@ class FunctionFlow:
             return self.local_call(
                 node, self.module.local_functions[func.id], args, func.id, skip_self=False
             )
+        if isinstance(func, ast.Subscript) and self.eval(func.value).flags & MODULE:
+            return self.module_call(node, args)  # `self.layers[i](x)`
         if isinstance(func, ast.Name):
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
@@ -2438,6 +2442,13 @@ def _class_definitions(body: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
                 yield from _class_definitions(block)
 
 
+#: Methods of modules and module containers that return no tensor in the module's dtype.
+_CONTAINER_METHODS = frozenset(
+    {"keys", "values", "items", "index", "count", "parameters", "named_parameters", "buffers",
+     "named_buffers", "children", "named_children", "modules", "named_modules", "state_dict",
+     "load_state_dict", "train", "eval", "apply", "register_buffer", "register_parameter",
+     "add_module", "append", "extend", "insert", "pop", "copy", "requires_grad_", "zero_grad"}
+)  # fmt: skip
 #: Operators that only make sense on integers (shifts, bit masks, floor division, modulo).
 _INTEGER_OPERATORS = (
     ast.LShift,

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import click
 
-from dtypelint import __version__
+from dtypelint import __version__, gate
 from dtypelint.config import OUTPUT_FORMATS, Config, ConfigError, config_start, load_config
 from dtypelint.engine import (
     DecodedSource,
@@ -121,6 +121,34 @@ def _split_codes(values: Sequence[str]) -> list[str]:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Default: all cores.")
 @click.option("--stdin-filename", default=None, help="The name to report for code read from -.")
+@click.option("--statistics", is_flag=True, help="Count findings per code instead of listing them.")
+@click.option(
+    "--baseline",
+    "baseline_file",
+    metavar="FILE",
+    default=None,
+    help="Report only findings not recorded in FILE (see --write-baseline).",
+)
+@click.option(
+    "--write-baseline",
+    metavar="FILE",
+    default=None,
+    help="Record the current findings in FILE and exit 0.",
+)
+@click.option(
+    "--since", metavar="REF", default=None, help="Report only findings on lines changed since REF."
+)
+@click.option("--add-noqa", is_flag=True, help="Silence every finding with a `# noqa` comment.")
+@click.option(
+    "--force-exclude",
+    is_flag=True,
+    help="Apply `exclude` to files named on the command line too (for hooks).",
+)
+@click.option(
+    "--no-default-path",
+    is_flag=True,
+    help="With no PATH, check nothing (instead of `.`); for hooks that pass the files.",
+)
 def check(
     paths: tuple[str, ...],
     fix: bool,
@@ -136,8 +164,22 @@ def check(
     config_file: str | None,
     jobs: int | None,
     stdin_filename: str | None,
+    statistics: bool,
+    baseline_file: str | None,
+    write_baseline: str | None,
+    since: str | None,
+    add_noqa: bool,
+    force_exclude: bool,
+    no_default_path: bool,
 ) -> int:
     """Check PATHs (files or folders; default `.`) for dtype hazards."""
+    _check_combinations(
+        fix=fix,
+        diff=diff,
+        baseline=baseline_file is not None,
+        write_baseline=write_baseline is not None,
+        add_noqa=add_noqa,
+    )
     config = load_config(Path(config_file) if config_file else None, config_start(paths))
     config = config.with_overrides(
         select=_split_codes(select) if select else None,
@@ -150,11 +192,17 @@ def check(
     reading_stdin = STDIN in paths or (stdin_filename is not None and not paths)
     if reading_stdin and paths not in ((), (STDIN,)):
         raise click.UsageError("`-` (read from standard input) cannot be mixed with other paths")
+    if reading_stdin and add_noqa:
+        raise click.UsageError("--add-noqa edits files; it cannot read from standard input")
+    # Read before linting: a bad baseline should stop the run before any work (or fixes).
+    baseline = gate.load_baseline(Path(baseline_file)) if baseline_file else None
     fix_in_place = fix and not diff
+    named: list[tuple[Path, str]] = []
     if reading_stdin:
         outcomes = [_check_stdin(stdin_filename or STDIN, config, fix_in_place, diff)]
     else:
-        named = discover_named_files(list(paths) or ["."], config)
+        targets = list(paths) or ([] if no_default_path else ["."])
+        named = discover_named_files(targets, config, force_exclude=force_exclude)
         outcomes = lint_paths(
             [path for path, _ in named],
             config,
@@ -163,6 +211,15 @@ def check(
             diff=diff,
             filenames=dict(named),
         )
+    if since is not None:
+        changed_paths = [stdin_filename or STDIN] if reading_stdin else list(paths) or ["."]
+        gate.keep_changed(outcomes, gate.changed_lines(since, changed_paths))
+    if baseline is not None:
+        gate.hide_baselined(outcomes, baseline)
+    if write_baseline is not None:
+        return _write_baseline(Path(write_baseline), outcomes)
+    if add_noqa:
+        return _add_noqa(outcomes, {shown: path for path, shown in named})
 
     from dtypelint.reporters import RunReport
 
@@ -177,6 +234,8 @@ def check(
         if reading_stdin and fix_in_place and outcomes[0].fixed_source is not None:
             sys.stdout.write(outcomes[0].fixed_source)
             sys.stdout.flush()
+        if statistics:
+            reporter = _statistics_reporter(config.output_format)
         reporter(report, report_stream)
     report_stream.flush()
     _print_problems(outcomes)
@@ -192,6 +251,61 @@ def _reporter(output_format: str) -> Any:
             f"use one of {', '.join(REPORTERS)}"
         )
     return REPORTERS[output_format]
+
+
+def _statistics_reporter(output_format: str) -> Any:
+    from dtypelint.reporters import report_statistics, report_statistics_json
+
+    return report_statistics_json if output_format == "json" else report_statistics
+
+
+def _check_combinations(
+    *, fix: bool, diff: bool, baseline: bool, write_baseline: bool, add_noqa: bool
+) -> None:
+    """Refuse options that contradict each other, before any work is done."""
+    pairs = [
+        ("--baseline", baseline, "--write-baseline", write_baseline),
+        ("--add-noqa", add_noqa, "--fix", fix),
+        ("--add-noqa", add_noqa, "--diff", diff),
+        ("--add-noqa", add_noqa, "--write-baseline", write_baseline),
+        ("--write-baseline", write_baseline, "--diff", diff),
+    ]
+    for first, first_given, second, second_given in pairs:
+        if first_given and second_given:
+            raise click.UsageError(f"{first} cannot be combined with {second}")
+
+
+def _write_baseline(path: Path, outcomes: Sequence[FileOutcome]) -> int:
+    findings = [(o.lines, d) for o in outcomes for d in o.diagnostics]
+    count = gate.write_baseline(path, findings)
+    click.echo(
+        f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {path}.", err=True
+    )
+    _print_problems(outcomes)
+    return EXIT_ERROR if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
+
+
+def _add_noqa(outcomes: Sequence[FileOutcome], paths: dict[str, Path]) -> int:
+    added, failed = 0, False
+    for outcome in outcomes:
+        if not outcome.diagnostics:
+            continue
+        try:
+            result = gate.add_noqa(
+                paths.get(outcome.filename, Path(outcome.filename)),
+                outcome.diagnostics,
+                outcome.filename,
+            )
+        except gate.GateError as exc:
+            click.echo(f"error: {exc}", err=True)
+            failed = True
+            continue
+        added += result.added
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    _print_problems(outcomes)
+    return EXIT_ERROR if failed or any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
 
 
 def _check_stdin(filename: str, config: Config, fix: bool, diff: bool) -> FileOutcome:
@@ -289,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         click.echo(f"error: {exc.format_message()}", err=True)
         return EXIT_ERROR
-    except ConfigError as exc:
+    except (ConfigError, gate.GateError) as exc:
         click.echo(f"error: {exc}", err=True)
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -65,6 +65,9 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "venv",
 )
 PYTHON_SUFFIXES = (".py", ".pyi")
+#: Source lines kept above and below each finding: fingerprints (gate.py) hash the code lines
+#: around a finding, so that a baseline still recognises it after lines move.
+CONTEXT_ROWS = 3
 # Below this many files the pool's start-up costs more than it saves.
 MIN_FILES_FOR_POOL = 16
 
@@ -86,21 +89,29 @@ def discover_files(paths: Sequence[str], config: Config) -> list[Path]:
     return [path for path, _ in discover_named_files(paths, config)]
 
 
-def discover_named_files(paths: Sequence[str], config: Config) -> list[tuple[Path, str]]:
+def discover_named_files(
+    paths: Sequence[str], config: Config, *, force_exclude: bool = False
+) -> list[tuple[Path, str]]:
     """`discover_files` with the name to show for each file: spelled as on the command line.
 
     `./src/m.py` stays `./src/m.py`; files found in folder `./src` are `./src/...`; files found
-    in `.` are shown relative to it (`pkg/m.py`).
+    in `.` are shown relative to it (`pkg/m.py`). With `force_exclude` (ruff's option), the
+    excludes also apply to paths named explicitly: pre-commit passes every staged file.
     """
     patterns = tuple(DEFAULT_EXCLUDE if config.exclude is None else config.exclude)
     patterns += config.extend_exclude
     found: dict[str, tuple[Path, str]] = {}
+    named_excluded = _ExcludeCache(patterns, config.project_root, 0)
 
     def add(path: Path, shown: str) -> None:
         found.setdefault(os.path.normcase(os.path.abspath(path)), (path, shown))
 
     for raw in paths:
         path = Path(raw)
+        if force_exclude and (
+            named_excluded.folder(path) if path.is_dir() else named_excluded.file(path)
+        ):
+            continue
         if path.is_dir():
             prefix = "" if path == Path(".") else raw.rstrip("/" + os.sep) + "/"
             for file in _walk_folder(path, patterns, config.project_root):
@@ -337,7 +348,8 @@ def syntax_error_diagnostic(exc: SyntaxError, source: SourceText, filename: str)
 # ---------------------------------------------------------------------------------------------
 # Suppression comments
 
-_NOQA = re.compile(
+#: A noqa directive, with or without codes (gate.py merges codes into one).
+NOQA_DIRECTIVE = re.compile(
     r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
 _FILE_NOQA = re.compile(
@@ -388,7 +400,7 @@ def line_silences(line: str, code: str) -> bool:
     """Whether a `# noqa` comment on `line` silences `code` (codes compared exactly)."""
     if "#" not in line:
         return False
-    for match in _NOQA.finditer(line):
+    for match in NOQA_DIRECTIVE.finditer(line):
         codes = _noqa_codes(match)
         if codes is None or code in codes:
             return True
@@ -487,7 +499,8 @@ class FileOutcome:
     filename: str
     diagnostics: list[Diagnostic] = field(default_factory=list)  # what remains
     fixed: list[Diagnostic] = field(default_factory=list)
-    # Source lines (row -> text) of the findings' start rows, for the text reporter.
+    # Source lines (row -> text) around the findings (`context_rows`): the text reporter shows
+    # the start rows, fingerprints (gate.py) read the neighbourhood.
     lines: dict[int, str] = field(default_factory=dict)
     diff: str = ""
     # With fix=True and a source read from stdin: the (possibly fixed) text to print.
@@ -544,10 +557,22 @@ def _has_applicable_fix(diagnostics: Iterable[Diagnostic], unsafe: bool) -> bool
     return any(is_applicable(diagnostic, unsafe) for diagnostic in diagnostics)
 
 
+def context_rows(diagnostic: Diagnostic) -> range:
+    """A finding's rows and CONTEXT_ROWS on each side (rows past the file's end are skipped)."""
+    first = max(1, diagnostic.location.row - CONTEXT_ROWS)
+    return range(first, diagnostic.end_location.row + CONTEXT_ROWS + 1)
+
+
 def _with_lines(outcome: FileOutcome, text: str | None) -> FileOutcome:
     if text is not None and outcome.diagnostics:
         source = SourceText(text)
-        outcome.lines = {d.location.row: source.line(d.location.row) for d in outcome.diagnostics}
+        rows = len(source.line_starts)
+        outcome.lines = {
+            row: source.line(row)
+            for diagnostic in outcome.diagnostics
+            for row in context_rows(diagnostic)
+            if row <= rows
+        }
     return outcome
 
 

@@ -1,19 +1,30 @@
 """Output formats. Each is one function `(RunReport, stream) -> None`, listed in REPORTERS.
 
-Adding a format (github, sarif, junit) is writing one such function and adding it to REPORTERS.
+Adding a format is writing one such function and adding it to REPORTERS. `--statistics` replaces
+the report with counts per code (`report_statistics`).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import urllib.parse
+import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
-from dtypelint.diagnostics import Diagnostic
+from dtypelint import __version__
+from dtypelint.diagnostics import Diagnostic, Edit, Location
 from dtypelint.engine import FileOutcome
 from dtypelint.fixer import is_applicable
+from dtypelint.gate import FINGERPRINT_KEY, fingerprint
+
+PROJECT_URL = "https://github.com/dtypelint/dtypelint"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
 
 
 @dataclass(frozen=True)
@@ -144,8 +155,274 @@ def report_json(report: RunReport, out: TextIO) -> None:
     out.write(json.dumps(findings, indent=2, ensure_ascii=False) + "\n")
 
 
+# --- github: workflow commands that GitHub Actions turns into annotations on the diff -----------
+
+
+def _escape_data(text: str) -> str:
+    # GitHub's escaping for a workflow command's message (actions/toolkit, command.ts).
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def report_github(report: RunReport, out: TextIO) -> None:
+    base = Path.cwd()
+    for _, diagnostic in report.diagnostics():
+        start, end = diagnostic.location, diagnostic.end_location
+        properties = {
+            "title": f"dtypelint ({diagnostic.code})",
+            "file": _shown_path(diagnostic.filename, base),
+            "line": start.row,
+            "col": start.column,
+            "endLine": end.row,
+            "endColumn": end.column,
+        }
+        joined = ",".join(
+            f"{key}={_escape_property(str(value))}" for key, value in properties.items()
+        )
+        message = _escape_data(f"{diagnostic.code} {diagnostic.message}")
+        out.write(f"::error {joined}::{message}\n")
+
+
+def _shown_path(filename: str, base: Path) -> str:
+    """`filename` relative to `base` with forward slashes, or as given when outside it."""
+    relative = _relative_to(filename, base)
+    return relative if relative is not None else filename
+
+
+def _relative_to(filename: str, base: Path) -> str | None:
+    absolute = Path(os.path.abspath(filename))
+    try:
+        return absolute.relative_to(os.path.abspath(base)).as_posix()
+    except ValueError:
+        return None
+
+
+# --- sarif: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers -----------------------
+
+
+def report_sarif(report: RunReport, out: TextIO) -> None:
+    out.write(json.dumps(sarif_log(report, Path.cwd()), indent=2, ensure_ascii=False) + "\n")
+
+
+def sarif_log(report: RunReport, base: Path) -> dict[str, Any]:
+    """One run; artifact URIs are relative to `base` (the working folder) via %SRCROOT%."""
+    rules = _sarif_rules()
+    index = {rule["id"]: position for position, rule in enumerate(rules)}
+    results = []
+    for outcome, diagnostic in report.diagnostics():
+        location = _artifact_location(diagnostic.filename, base)
+        result: dict[str, Any] = {
+            "ruleId": diagnostic.code,
+            "level": "error",
+            "message": {"text": diagnostic.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": location,
+                        "region": _region(diagnostic.location, diagnostic.end_location),
+                    }
+                }
+            ],
+            "partialFingerprints": {
+                FINGERPRINT_KEY: fingerprint(
+                    diagnostic, outcome.lines, _shown_path(diagnostic.filename, base)
+                )
+            },
+        }
+        if diagnostic.code in index:
+            result["ruleIndex"] = index[diagnostic.code]
+        if diagnostic.fix is not None:
+            result["fixes"] = [_sarif_fix(diagnostic, location)]
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "dtypelint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": PROJECT_URL,
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {SRCROOT: {"uri": _folder_uri(base)}},
+                # Our columns count characters (code points), not SARIF's default UTF-16 units.
+                "columnKind": "unicodeCodePoints",
+                "invocations": [
+                    {"executionSuccessful": not any(o.errors for o in report.outcomes)}
+                ],
+                "results": results,
+            }
+        ],
+    }
+
+
+def _folder_uri(folder: Path) -> str:
+    uri = Path(os.path.abspath(folder)).as_uri()
+    return uri if uri.endswith("/") else uri + "/"
+
+
+def _artifact_location(filename: str, base: Path) -> dict[str, str]:
+    relative = _relative_to(filename, base)
+    if relative is None:  # outside the source root: an absolute file URI
+        return {"uri": Path(os.path.abspath(filename)).as_uri()}
+    return {"uri": urllib.parse.quote(relative), "uriBaseId": SRCROOT}
+
+
+def _region(start: Location, end: Location) -> dict[str, int]:
+    return {
+        "startLine": start.row,
+        "startColumn": start.column,
+        "endLine": end.row,
+        "endColumn": end.column,
+    }
+
+
+def _sarif_fix(diagnostic: Diagnostic, location: dict[str, str]) -> dict[str, Any]:
+    assert diagnostic.fix is not None
+    fix = diagnostic.fix
+    return {
+        "description": {"text": f"{fix.message} ({fix.applicability.value} fix)"},
+        "artifactChanges": [
+            {"artifactLocation": location, "replacements": [_replacement(e) for e in fix.edits]}
+        ],
+        "properties": {"applicability": fix.applicability.value},
+    }
+
+
+def _replacement(edit: Edit) -> dict[str, Any]:
+    replacement: dict[str, Any] = {"deletedRegion": _region(edit.location, edit.end_location)}
+    if edit.content:
+        replacement["insertedContent"] = {"text": edit.content}
+    return replacement
+
+
+def _sarif_rules() -> list[dict[str, Any]]:
+    """Every rule (DTL000 included), with its page as the help text."""
+    from dtypelint.diagnostics import RULES_URL
+    from dtypelint.docs import rule_page
+    from dtypelint.rules import ALL_RULES, RULE_NAMES, SYNTAX_ERROR_CODE
+
+    summaries = {rule.code: rule.summary for rule in ALL_RULES}
+    summaries.setdefault(SYNTAX_ERROR_CODE, "A file that cannot be decoded or parsed.")
+    rules = []
+    for code, name in sorted(RULE_NAMES.items()):
+        page = rule_page(code) or f"# {name} ({code})\n\n{summaries.get(code, name)}\n"
+        rules.append(
+            {
+                "id": code,
+                "name": name,
+                "shortDescription": {"text": summaries.get(code, name)},
+                "fullDescription": {"text": _what_it_does(page) or summaries.get(code, name)},
+                "help": {"text": page, "markdown": page},
+                "helpUri": RULES_URL.format(code=code),
+                "defaultConfiguration": {"level": "error"},
+                "properties": {"tags": ["dtype", "bf16"]},
+            }
+        )
+    return rules
+
+
+def _what_it_does(page: str) -> str:
+    """The text of the page's `## What it does` section, on one line."""
+    lines = page.splitlines()
+    try:
+        first = lines.index("## What it does") + 1
+    except ValueError:
+        return ""
+    body = []
+    for line in lines[first:]:
+        if line.startswith("## "):
+            break
+        body.append(line.strip())
+    return " ".join(part for part in body if part)
+
+
+# --- junit: one testcase per finding, one testsuite per file ------------------------------------
+
+
+def report_junit(report: RunReport, out: TextIO) -> None:
+    total = report.remaining
+    suites = ET.Element(
+        "testsuites", name="dtypelint", tests=str(max(total, 1)), failures=str(total), errors="0"
+    )
+    by_file: dict[str, list[Diagnostic]] = {}
+    for _, diagnostic in report.diagnostics():
+        by_file.setdefault(diagnostic.filename, []).append(diagnostic)
+    if not by_file:  # CI systems want at least one test: a passing one
+        suite = ET.SubElement(suites, "testsuite", name="dtypelint", tests="1", failures="0")
+        ET.SubElement(suite, "testcase", name="No errors found", classname="dtypelint")
+    for filename, diagnostics in by_file.items():
+        count = str(len(diagnostics))
+        suite = ET.SubElement(
+            suites, "testsuite", name=filename, tests=count, failures=count, errors="0"
+        )
+        for diagnostic in diagnostics:
+            start = diagnostic.location
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                name=f"{diagnostic.code} ({diagnostic.name}) at {start.row}:{start.column}",
+                classname=filename,
+                file=filename,
+                line=str(start.row),
+            )
+            failure = ET.SubElement(
+                case, "failure", message=diagnostic.message, type=diagnostic.code
+            )
+            failure.text = (
+                f"{filename}:{start.row}:{start.column}: {diagnostic.code} {diagnostic.message}"
+                f"\n{diagnostic.url}"
+            )
+    ET.indent(suites)
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(ET.tostring(suites, encoding="unicode") + "\n")
+
+
+# --- --statistics ------------------------------------------------------------------------------
+
+
+def statistics(report: RunReport) -> list[dict[str, Any]]:
+    """Per code, most frequent first: count and how many of those `--fix` can fix."""
+    counts: Counter[tuple[str, str]] = Counter()
+    fixable: Counter[str] = Counter()
+    for _, diagnostic in report.diagnostics():
+        counts[(diagnostic.code, diagnostic.name)] += 1
+        fixable[diagnostic.code] += is_applicable(diagnostic, report.unsafe)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    return [
+        {"code": code, "name": name, "count": count, "fixable": fixable[code]}
+        for (code, name), count in ordered
+    ]
+
+
+def report_statistics(report: RunReport, out: TextIO) -> None:
+    rows = statistics(report)
+    width = max((len(str(row["count"])) for row in rows), default=1)
+    name_width = max((len(row["name"]) for row in rows), default=0)
+    for row in rows:
+        out.write(
+            f"{row['count']:>{width}}  {row['code']}  {row['name']:<{name_width}}  "
+            f"{row['fixable']} fixable\n"
+        )
+    _tail(report, out)
+
+
+def report_statistics_json(report: RunReport, out: TextIO) -> None:
+    out.write(json.dumps(statistics(report), indent=2) + "\n")
+
+
 REPORTERS: dict[str, Reporter] = {
     "text": report_text,
     "concise": report_concise,
     "json": report_json,
+    "github": report_github,
+    "sarif": report_sarif,
+    "junit": report_junit,
 }

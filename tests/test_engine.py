@@ -303,7 +303,8 @@ def test_the_run_goes_on_past_broken_files(in_tmp: Path) -> None:
         ("d_crash.py", [], []),
         ("missing.py", [], ["missing.py: cannot read: No such file or directory"]),
     ]
-    assert outcomes[2].lines == {2: "    return torch.zeros(3)"}
+    # The finding's line and its neighbours (for fingerprints), up to the end of the file.
+    assert outcomes[2].lines == {1: "def f(x):", 2: "    return torch.zeros(3)", 3: ""}
     crashed = lint_paths([Path("d_crash.py")], Config(), jobs=1, rules=(Crashes,))
     assert crashed[0].errors == ["d_crash.py: internal error in DTL002: ValueError('boom')"]
 

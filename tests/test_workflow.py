@@ -1,0 +1,160 @@
+"""The GitHub Actions workflow in docs/ (and the README's copy of it) works as written.
+
+The test reads the workflow, checks what GitHub needs from it, and runs its `run:` commands in a
+pull-request-like git repository with `dtypelint` on PATH from this environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ROOT / "docs" / "github-workflow.yml"
+README = ROOT / "README.md"
+FIXLOG = ROOT / "fixtures" / "fixlog"
+SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
+INSTALL = "python -m pip install dtypelint"
+
+
+def workflow() -> dict[str, Any]:
+    data: dict[Any, Any] = yaml.safe_load(WORKFLOW.read_text())
+    return data
+
+
+def steps() -> list[dict[str, Any]]:
+    (job,) = workflow()["jobs"].values()
+    result: list[dict[str, Any]] = job["steps"]
+    return result
+
+
+def yaml_blocks(markdown: str) -> list[str]:
+    return re.findall(r"```yaml\n(.*?)```", markdown, flags=re.DOTALL)
+
+
+def test_workflow_runs_on_pull_requests_and_uploads_sarif() -> None:
+    data = workflow()
+    triggers = data.get("on", data.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert "pull_request" in triggers
+    (job,) = data["jobs"].values()
+    assert job["permissions"]["security-events"] == "write"
+    by_name = {step.get("name"): step for step in steps()}
+    gate = by_name["Check the lines this pull request changes"]
+    assert gate["run"].startswith("dtypelint check --output-format github")
+    assert gate["if"] == "github.event_name == 'pull_request'"
+    upload = next(step for step in steps() if "upload-sarif" in step.get("uses", ""))
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    sarif_file = upload["with"]["sarif_file"]
+    writer = by_name["Write SARIF"]
+    assert writer["run"].endswith(f"--output-format sarif --exit-zero > {sarif_file}")
+    assert by_name["Install dtypelint"]["run"] == INSTALL
+
+
+def test_the_readme_shows_the_workflow_and_the_pre_commit_config() -> None:
+    readme = README.read_text()
+    assert WORKFLOW.read_text() in yaml_blocks(readme)
+    hook_ids = {
+        hook["id"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    }
+    configs = [yaml.safe_load(block) for block in yaml_blocks(readme)]
+    pre_commit = [c for c in configs if isinstance(c, dict) and "repos" in c]
+    assert pre_commit, "README has no .pre-commit-config.yaml snippet"
+    (repo,) = pre_commit[0]["repos"]
+    assert repo["repo"] == "https://github.com/dtypelint/dtypelint"
+    assert {hook["id"] for hook in repo["hooks"]} == hook_ids
+
+
+def git(cwd: Path, *args: str) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, check=True)
+
+
+@pytest.fixture
+def pull_request(tmp_path: Path) -> Path:
+    """A checkout like actions/checkout makes for a pull request: origin/main and a new commit."""
+    work = tmp_path / "checkout"
+    shutil.copytree(FIXLOG / "before", work)
+    git(work, "init", "-q", "-b", "main")
+    git(work, "add", ".")
+    git(work, "commit", "-q", "-m", "base: the fix-log code with its 7 hazards")
+    git(work, "update-ref", "refs/remotes/origin/main", "HEAD")
+    git(work, "checkout", "-q", "-b", "feature")
+    (work / "models" / "lift.py").write_text(
+        "import torch\n"
+        "\n"
+        "\n"
+        "def lift(points_3d: torch.Tensor) -> torch.Tensor:\n"
+        "    ones = torch.ones(points_3d.shape[0], 1, device=points_3d.device)\n"
+        "    return torch.cat([points_3d, ones], dim=-1)\n"
+    )
+    git(work, "add", ".")
+    git(work, "commit", "-q", "-m", "pull request: one new hazard")
+    return work
+
+
+def run_step(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run a `run:` command the way GitHub's default shell on Linux does (`bash -e {0}`)."""
+    bin_folder = str(Path(sys.executable).parent)  # this environment's `dtypelint`
+    env = {
+        **os.environ,
+        "PATH": bin_folder + os.pathsep + os.environ.get("PATH", ""),
+        "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_BASE_REF": "main",
+    }
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-e", "-c", command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_workflow_commands_work_as_written(pull_request: Path) -> None:
+    results = {}
+    for step in steps():
+        if "run" not in step or step["run"] == INSTALL:  # installing from PyPI: not here
+            continue
+        results[step["name"]] = run_step(step["run"], pull_request)
+
+    gate = results["Check the lines this pull request changes"]
+    assert gate.returncode == 1, gate.stderr  # the pull request adds a hazard: the check fails
+    assert gate.stderr == ""
+    assert gate.stdout == (
+        "::error title=dtypelint (DTL001),file=models/lift.py,line=5,col=12,endLine=5,"
+        "endColumn=70::DTL001 torch.ones(...) defaults to float32 but meets 'points_3d'; "
+        "add dtype=points_3d.dtype\n"
+    )
+
+    writer = results["Write SARIF"]
+    assert (writer.returncode, writer.stdout, writer.stderr) == (0, "", "")
+    log = json.loads((pull_request / "dtypelint.sarif").read_text())
+    jsonschema.Draft4Validator(json.loads(SCHEMA.read_text())).validate(log)
+    results_by_file = sorted(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in log["runs"][0]["results"]
+    )
+    assert results_by_file == [
+        *["models/encoders/hand_encoder.py"] * 4,
+        "models/lift.py",
+        *["models/pixel_aligned.py"] * 3,
+    ]

@@ -6,51 +6,27 @@ import io
 import json
 import re
 import shutil
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from support import FIXLOG, FIXLOG_FINDINGS, ROOT, dtypelint
 
 from dtypelint.cli import main
 from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.engine import FileOutcome
 from dtypelint.reporters import RunReport, report_github
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXLOG = ROOT / "fixtures" / "fixlog"
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 SOURCE = "def f(x, K):\n    return K @ torch.zeros(3)\n"
-
-# The fix-log fixture's findings (tests/test_fixlog.py): file, row, column, code.
-FIXLOG_FINDINGS = [
-    ("models/encoders/hand_encoder.py", 142, 15, "DTL001"),
-    ("models/encoders/hand_encoder.py", 143, 17, "DTL001"),
-    ("models/encoders/hand_encoder.py", 170, 20, "DTL001"),
-    ("models/encoders/hand_encoder.py", 324, 14, "DTL001"),
-    ("models/pixel_aligned.py", 92, 45, "DTL001"),
-    ("models/pixel_aligned.py", 98, 13, "DTL002"),
-    ("models/pixel_aligned.py", 107, 51, "DTL002"),
-]
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def dtypelint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dtypelint", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def validate_sarif(log: dict[str, Any]) -> None:

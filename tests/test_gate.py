@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import dtypelint, git
 
 from dtypelint.cli import main
 from dtypelint.diagnostics import Diagnostic, Location
@@ -31,16 +32,6 @@ def concise(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
     """The findings' lines of a concise run (the summary left out)."""
     _, out, _ = run(capsys, "--output-format", "concise", *args)
     return [line for line in out.splitlines() if ": DTL" in line]
-
-
-def dtypelint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dtypelint", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 @pytest.fixture
@@ -173,22 +164,6 @@ def test_baseline_works_from_another_folder_and_with_fix(
 
 
 # --- --since -----------------------------------------------------------------------------------
-
-
-def git(cwd: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    completed = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
-    )
-    return completed.stdout
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ shares one PRE_COMMIT_HOME inside the temporary folder, so the environment is bu
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import subprocess
 import sys
@@ -19,8 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT, git, git_env
 
 pytestmark = [
     pytest.mark.skipif(
@@ -41,25 +39,6 @@ HAZARD = (
 FIXED = HAZARD.replace(
     "device=points_3d.device)", "device=points_3d.device, dtype=points_3d.dtype)"
 )
-
-
-def git_env() -> dict[str, str]:
-    return {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-
-
-def git(cwd: Path, *args: str) -> str:
-    completed = subprocess.run(
-        ["git", *args], cwd=cwd, env=git_env(), capture_output=True, text=True, check=True
-    )
-    return completed.stdout
 
 
 def source_files() -> list[str]:

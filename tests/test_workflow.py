@@ -18,11 +18,10 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from support import FIXLOG, ROOT, git
 
-ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "docs" / "github-workflow.yml"
 README = ROOT / "README.md"
-FIXLOG = ROOT / "fixtures" / "fixlog"
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 INSTALL = "python -m pip install dtypelint"
 
@@ -72,19 +71,6 @@ def test_the_readme_shows_the_workflow_and_the_pre_commit_config() -> None:
     (repo,) = pre_commit[0]["repos"]
     assert repo["repo"] == "https://github.com/dtypelint/dtypelint"
     assert {hook["id"] for hook in repo["hooks"]} == hook_ids
-
-
-def git(cwd: Path, *args: str) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, check=True)
 
 
 @pytest.fixture

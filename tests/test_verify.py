@@ -114,6 +114,20 @@ def _start_cli(name: str, out: Path) -> tuple[subprocess.Popen[bytes], Path, Pat
     return process, stdout, stderr
 
 
+def fixlog_options(device: str, timeout: float, jobs: int) -> harness.VerifyOptions:
+    """Verify the fix-log fixture from inside `before/`, its examples beside it."""
+    return harness.VerifyOptions(
+        paths=(".",),
+        example_files=("../examples.py",),
+        device=device,
+        dtype="auto",
+        unsafe=False,
+        timeout=timeout,
+        compile=False,
+        jobs=jobs,
+    )
+
+
 @pytest.fixture(scope="module")
 def runs(fixlog_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Runs:
     watched = {name: PROJECTS / name for name in CLI_RUNS} | {"fixlog": fixlog_project}
@@ -122,17 +136,7 @@ def runs(fixlog_project: Path, tmp_path_factory: pytest.TempPathFactory) -> Runs
     started = {name: _start_cli(name, out) for name in CLI_RUNS}
 
     with working_directory(fixlog_project / "before"):
-        options = harness.VerifyOptions(
-            paths=(".",),
-            example_files=("../examples.py",),
-            device="cpu",
-            dtype="auto",
-            unsafe=False,
-            timeout=120.0,
-            compile=False,
-            jobs=2,
-        )
-        fixlog = harness.run_verify(options, load_config())
+        fixlog = harness.run_verify(fixlog_options("cpu", timeout=120.0, jobs=2), load_config())
         fixlog_text = report.render_text(fixlog)
         fixlog_json = json.loads(report.render_json(fixlog))
 
@@ -496,17 +500,7 @@ def test_patched_tree_applies_fixes_and_skips_caches(tmp_path: Path) -> None:
 @pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU")
 def test_fixlog_on_cuda(fixlog_project: Path) -> None:
     with working_directory(fixlog_project / "before"):
-        options = harness.VerifyOptions(
-            paths=(".",),
-            example_files=("../examples.py",),
-            device="cuda",
-            dtype="auto",
-            unsafe=False,
-            timeout=300.0,
-            compile=False,
-            jobs=1,
-        )
-        result = harness.run_verify(options, load_config())
+        result = harness.run_verify(fixlog_options("cuda", timeout=300.0, jobs=1), load_config())
     choice = result.probe.choice
     assert choice.device.startswith("cuda") and choice.capability is not None
     expected = "bfloat16" if choice.capability >= (8, 0) else "float16"

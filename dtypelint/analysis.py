@@ -395,7 +395,7 @@ def join(values: Iterable[Value]) -> Value:
         fixed |= value.fixed
         if value.flags & TENSORISH or value.tracked:
             tensors += 1
-            if not value.flags & CAMERA or value.flags & ACT or value.tracked:
+            if not value.flags & CAMERA or value.flags & ACT:
                 cameras_only = False
             cameras.extend(c for c in value.cameras if c not in cameras)
     # Camera provenance survives only arithmetic among camera values (and scalars).
@@ -767,10 +767,12 @@ class ModuleAnalysis:
         if attr in info.buffers or attr in info.parameters:
             return
         if method == "__init__":
-            kind = self._tensor_kind(value)
+            kind = self._tensor_kind(value, self._init_locals(info))
             if kind is not None:
                 info.tensor_attrs.setdefault(attr, (stmt, kind == "int"))
-            elif isinstance(value, ast.Call) and (self.qualify(value.func) or "").startswith(
+                info.plain_attrs.setdefault(attr, value)
+                return
+            if isinstance(value, ast.Call) and (self.qualify(value.func) or "").startswith(
                 "numpy."
             ):
                 info.numpy_attrs.add(attr)
@@ -783,30 +785,58 @@ class ModuleAnalysis:
             ):
                 info.parameters.add(attr)
                 return
-            if qualname.startswith("torch.nn.") or (
-                last[:1].isupper() and not qualname.startswith("torch.")
-            ):
+            if (qualname.startswith("torch.nn.") or not qualname.startswith("torch.")) and last[
+                :1
+            ].isupper():
                 info.submodules.add(attr)
                 return
         if method == "__init__" or attr not in info.plain_attrs:
             info.plain_attrs.setdefault(attr, value)
 
-    def _tensor_kind(self, value: ast.AST) -> str | None:
-        """float | int when `value` builds a tensor with torch (for plain `self.x = ...`)."""
+    def _tensor_kind(
+        self, value: ast.AST, local: dict[str, ast.AST] | None = None, depth: int = 0
+    ) -> str | None:
+        """float | int when `value` builds a tensor with torch (for plain `self.x = ...`).
+
+        `local` maps the method's local names to what they were last assigned (`pe = torch.zeros
+        (...)` then `self.pe = pe.unsqueeze(0)`).
+        """
         makes_tensor = False
         for node in ast.walk(value):
             if isinstance(node, ast.Call):
                 qualname = self.qualify(node.func) or ""
-                if qualname.startswith("torch.nn.") or qualname == "torch.nn.Parameter":
-                    return None
                 short = qualname.rsplit(".", 1)[-1]
+                if qualname.startswith("torch.nn.") and short[:1].isupper():
+                    return None  # a module or an nn.Parameter
                 if qualname.startswith("torch.") and (
                     short in FACTORIES or short in _TENSOR_BUILDERS
                 ):
                     makes_tensor = True
+            elif isinstance(node, ast.Name) and local and node.id in local and depth < 3:
+                origin = self._tensor_kind(local[node.id], local, depth + 1)
+                if origin is not None:
+                    return origin
         if not makes_tensor:
             return None
         return "int" if self._integer_expression(value) else "float"
+
+    def _init_locals(self, info: ClassInfo) -> dict[str, ast.AST]:
+        """Local names of the class's __init__ and the value each was first assigned."""
+        method = info.method_nodes.get("__init__")
+        if method is None:
+            return {}
+        cached = getattr(info, "_init_locals", None)
+        if cached is None:
+            cached = {}
+            for node in ast.walk(method):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                ):
+                    cached.setdefault(node.targets[0].id, node.value)
+            info._init_locals = cached  # type: ignore[attr-defined]
+        return cached
 
     def _integer_expression(self, value: ast.AST) -> bool:
         node = value
@@ -1055,6 +1085,10 @@ class FunctionFlow:
             annotation = _annotation_kind(param.annotation)
             default = defaults.get(name)
             scalar_default = isinstance(default, ast.Constant) and default.value is not None
+            if annotation == "numpy" and self.module.camera_names.matches(name):
+                self.env[name] = Value(NUMPY | CAMERA, cameras=(name,))  # `intrinsics: np.ndarray`
+                camera_params.append(name)
+                continue
             if annotation in ("int", "float", "numpy"):
                 self.env[name] = {
                     "int": Value(PY_NUMBER),
@@ -1068,11 +1102,18 @@ class FunctionFlow:
             if numbers is not None:  # `mean=(0.485, 0.456, 0.406)`
                 self.env[name] = numbers
                 continue
+            namespace = name in used.objects and name not in used.tensors
             is_tensor = (
                 annotation == "tensor"
                 or name in used.tensors
-                or (is_forward and not scalar_default and annotation != "other")
+                or (is_forward and not scalar_default and annotation != "other" and not namespace)
             )
+            if is_forward and namespace and annotation != "tensor":
+                # `forward(self, feats, cam)` reading `cam.K`: a batch or camera object whose
+                # attributes are tensors (cameras by name, activations otherwise).
+                self.env[name] = Value(TENSOR_DICT)
+                self.dict_params.append(name)
+                continue
             if name in used.dicts and annotation != "tensor":
                 self.env[name] = Value(TENSOR_DICT)
                 self.dict_params.append(name)
@@ -1098,8 +1139,10 @@ class FunctionFlow:
             in_method and node.name == "__init__" and bool(self.cls and self.cls.is_module)
         )
         # Datasets and data parsers prepare inputs in their own dtype: no activations there.
-        data_code = self.cls is not None and any(
-            _is_data_class_name(b) for b in [self.cls.name, *self.cls.bases]
+        data_code = (
+            self.cls is not None
+            and not self.cls.is_module
+            and any(_is_data_class_name(b) for b in [self.cls.name, *self.cls.bases])
         )
         builds_module = builds_module or data_code
         is_tensor_taking = (
@@ -1561,8 +1604,12 @@ class FunctionFlow:
         if attr in cls.methods:
             return EMPTY
         if self.module.camera_names.matches(attr):
-            # A plain attribute: `module.to(torch.bfloat16)` does not convert it.
-            return Value(CAMERA, cameras=(key,))
+            # A plain attribute: `module.to(torch.bfloat16)` does not convert it. Made as a
+            # tensor in __init__, it is DTL005's too (register it) besides DTL002's (cast it).
+            records: frozenset[FactoryCall] = frozenset()
+            if attr in cls.tensor_attrs and cls.is_module:
+                records = frozenset({self.module.attribute_record(cls, attr)})
+            return Value(CAMERA, factories=records, cameras=(key,))
         if attr in cls.tensor_attrs and cls.is_module:
             record = self.module.attribute_record(cls, attr)
             if record.integer:
@@ -1836,7 +1883,11 @@ class FunctionFlow:
             self.matmul_operands_check(node, f".{name}", operands)
             return self.meet(operands, node, "matmul")
         index_positions = METHOD_INDEX_ARGS.get(name, ())
-        self.mark_indices(a for i, a in enumerate(args) if i in index_positions)
+        self.mark_indices(
+            [a for i, a in enumerate(args) if i in index_positions],
+            node,
+            [(receiver_node, receiver)],
+        )
         data_args = [
             a
             for i, a in enumerate(args)
@@ -1991,13 +2042,12 @@ class FunctionFlow:
         if qualname == "torch.from_numpy":
             args = self.eval_args(node)
             data = args[0][1] if args else EMPTY
-            if data.flags & CAMERA:
-                return Value(CAMERA, cameras=data.cameras)
-            if data.flags & FIXED:
+            if data.flags & FIXED and not data.flags & CAMERA:
                 return EMPTY  # an array given its dtype on purpose (`dtype=np.float32`)
             record = self.new_factory(node, short, integer=False)
             record.origin = "numpy"
-            return Value(0, factories=frozenset({record}))
+            # A camera array stays a camera (DTL002 at the matmul) and is NumPy-made (DTL004).
+            return Value(data.flags & CAMERA, factories=frozenset({record}), cameras=data.cameras)
         args = [(arg, self.eval(arg)) for arg in node.args]
         kwargs = [(kw.arg, kw.value, self.eval(kw.value)) for kw in node.keywords]
         if qualname in INT_TORCH_FUNCS:
@@ -2009,7 +2059,11 @@ class FunctionFlow:
             self.matmul_operands_check(node, qualname, operands)
             return self.meet(operands, node, "matmul")
         index_positions = INDEX_ARGS.get(short, ())
-        self.mark_indices(a for i, a in enumerate(args) if i in index_positions)
+        self.mark_indices(
+            [a for i, a in enumerate(args) if i in index_positions],
+            node,
+            [a for i, a in enumerate(args) if i not in index_positions],
+        )
         operands: list[tuple[ast.AST | None, Value]] = []
         for position, (arg, value) in enumerate(args):
             if position in index_positions:
@@ -2223,11 +2277,25 @@ class FunctionFlow:
 
     # -- meeting --------------------------------------------------------------------------------
 
-    @staticmethod
-    def mark_indices(args: Iterable[tuple[ast.AST, Value]]) -> None:
+    def mark_indices(
+        self,
+        args: Iterable[tuple[ast.AST, Value]],
+        node: ast.AST | None = None,
+        data: Sequence[tuple[ast.AST | None, Value]] = (),
+    ) -> None:
+        """Index and mask arguments: int factories there must stay integer; a module's plain
+        tensor used as the mask of an activation still meets it (`.cuda()` skips it)."""
+        acts = [(n, v) for n, v in data if v.is_act]
         for _, value in args:
             for record in value.int_factories:
                 record.used_as_index = True
+            if acts and node is not None and self.info.is_tensor_taking:
+                for record in value.factories | value.int_factories:
+                    if record.origin == "attribute":
+                        meet = Meet(
+                            node, "mask", acts[0][0], self.act_names(acts), self.in_autocast
+                        )
+                        record.meets.append(meet)
 
     def meet(
         self,
@@ -2237,20 +2305,19 @@ class FunctionFlow:
         keep_left: bool = False,
     ) -> Value:
         """Record tracked values meeting activations, and return the combined value."""
-        acts = [(n, v) for n, v in operands if v.is_act]
-        tracked = [(n, v) for n, v in operands if v.tracked and not v.is_act]
-        if acts and tracked and self.info.is_tensor_taking:
-            act_node = acts[0][0]
-            names = self.act_names(acts)
-            meet = Meet(node, kind, act_node, names, self.in_autocast)
-            for _, value in tracked:
-                for record in value.factories:
+        tracked = [(i, v) for i, (_, v) in enumerate(operands) if v.tracked]
+        for index, value in tracked if self.info.is_tensor_taking else ():
+            # `if bias is None: bias = torch.zeros(...)` joins an activation and a factory: the
+            # factory path still meets the *other* operands' activations.
+            acts = [(n, v) for i, (n, v) in enumerate(operands) if v.is_act and i != index]
+            if not acts:
+                continue
+            meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast)
+            for record in value.factories:
+                record.meets.append(meet)
+            for record in value.int_factories:
+                if meet.strict or (record.int_literal_vector and kind in ("arith", "cat", "index")):
                     record.meets.append(meet)
-                for record in value.int_factories:
-                    if meet.strict or (
-                        record.int_literal_vector and kind in ("arith", "cat", "index")
-                    ):
-                        record.meets.append(meet)
         if keep_left and operands:
             return operands[0][1]
         return join(v for _, v in operands)
@@ -2493,6 +2560,7 @@ class _FunctionScan:
     def __init__(self) -> None:
         self.tensors: set[str] = set()
         self.dicts: set[str] = set()
+        self.objects: set[str] = set()  # `cam` in `cam.K`: a namespace, not a tensor
         self.self_facts: list[ast.AST] = []
 
     @classmethod
@@ -2521,6 +2589,8 @@ class _FunctionScan:
                 usage.self_facts.append(node)
             if isinstance(node, ast.Attribute) and node.attr in TENSOR_ATTRS:
                 usage.mark(node.value)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                usage.objects.add(node.value.id)
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
                 usage.mark(node.left)
                 usage.mark(node.right)

@@ -273,7 +273,8 @@ def test_numpy_camera_inverse_and_camera_object_attribute() -> None:
         def forward(self, pts):
             return self.mlp(pts) @ self.camera.K.T
     """
-    assert findings(code) == [("DTL002", 6, 29), ("DTL002", 15, 32)]
+    # A NumPy camera is both: uncast in the matmul (DTL002) and made float64 (DTL004).
+    assert findings(code) == [("DTL004", 5, 9), ("DTL002", 6, 29), ("DTL002", 15, 32)]
     after = fixed(code)
     assert "torch.inverse(K).to(pix.dtype).T" in after
     assert "self.camera.K.to(pts.dtype).T" in after

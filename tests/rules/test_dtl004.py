@@ -123,12 +123,6 @@ NEGATIVES = {
             b = torch.from_numpy(np.asarray(pts).astype(np.float32))
             return x * a * b
     """,
-    "camera arrays are DTL002's": """
-        import numpy as np
-        import torch
-        def f(x: torch.Tensor, intrinsics):
-            return x @ torch.from_numpy(intrinsics)
-    """,
 }
 
 
@@ -140,3 +134,17 @@ def test_true_negatives(code: str) -> None:
 def test_dtl001_stays_quiet_on_numpy_calls() -> None:
     code = CASES["torch.tensor of a numpy array keeps device="][0]
     assert [f[0] for f in findings(code)] == ["DTL004"]
+
+
+def test_numpy_camera_array_is_both_uncast_and_float64() -> None:
+    code = """
+    import numpy as np
+    import torch
+    def project(points: torch.Tensor, intrinsics: np.ndarray):
+        K = torch.from_numpy(intrinsics)
+        return points @ K.T
+    """
+    assert findings(code) == [("DTL004", 4, 9), ("DTL002", 5, 21)]
+    after = fixed(code)
+    assert "K = torch.from_numpy(intrinsics).to(points.dtype)" in after
+    assert "points @ K.to(points.dtype).T" in after

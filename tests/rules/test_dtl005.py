@@ -52,7 +52,7 @@ def test_normalization_constants_in_a_subclass_method() -> None:
     assert findings(code) == [("DTL005", 7, 9)]
 
 
-def test_camera_attribute_gives_dtl002_and_its_fix_casts() -> None:
+def test_camera_attribute_made_in_init_gives_dtl005_and_dtl002() -> None:
     code = """
     import torch
     from torch import nn
@@ -67,8 +67,10 @@ def test_camera_attribute_gives_dtl002_and_its_fix_casts() -> None:
             pts = self.lift(feats)
             return pts @ self.K.T
     """
-    assert findings(code) == [("DTL002", 12, 22)]
-    assert "return pts @ self.K.to(pts.dtype).T" in fixed(code)
+    assert findings(code) == [("DTL005", 7, 9), ("DTL002", 12, 22)]
+    after = fixed(code)
+    assert "return pts @ self.K.to(pts.dtype).T" in after
+    assert 'self.register_buffer("K", torch.tensor(' in after
 
 
 NEGATIVES = {

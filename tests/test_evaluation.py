@@ -8,7 +8,7 @@ import sys
 from support import ROOT
 
 sys.path.insert(0, str(ROOT / "evaluation"))
-import score  # noqa: E402  (evaluation/ is not a package)
+import score  # evaluation/ is not a package: imported from its folder
 
 LABELLED = ROOT / "evaluation" / "labelled"
 

@@ -302,6 +302,9 @@ class FactoryCall:
     meets: list[Meet] = field(default_factory=list)
     origin: str = "factory"
     attribute: str | None = None  # for "attribute" origins: the attribute name
+    #: assigned to a parameter (`if bias is None: bias = torch.zeros(...)`): a default that still
+    #: meets activations when the branches join into "an activation or this factory"
+    parameter_default: bool = False
     #: `torch.tensor([0, 1, 0])`: a vector of int literals, a float quantity written with ints
     #: (the fix log's `y_global`). Unlike an index `arange`, it meets activations in arithmetic too.
     int_literal_vector: bool = False
@@ -812,7 +815,14 @@ class ModuleAnalysis:
                     short in FACTORIES or short in _TENSOR_BUILDERS
                 ):
                     makes_tensor = True
-            elif isinstance(node, ast.Name) and local and node.id in local and depth < 3:
+            elif (
+                isinstance(node, ast.Name)
+                and local
+                and node.id in local
+                and depth < 3
+                and _is_plain_chain(value, node.id)
+            ):
+                # `self.pe = pe.unsqueeze(0)`; not `self.off = size / 2 + rng[0]` (a 0-dim element)
                 origin = self._tensor_kind(local[node.id], local, depth + 1)
                 if origin is not None:
                     return origin
@@ -994,6 +1004,24 @@ def _explicit_numpy_dtype(call: ast.Call, module: ModuleAnalysis) -> bool:
     """`np.array(x, dtype=np.float32)`: a NumPy array whose dtype is not the float64 default."""
     dtype = keyword(call, "dtype")
     return dtype is not None and not _is_float64(dtype, module)
+
+
+def _is_plain_chain(value: ast.AST, name: str) -> bool:
+    """`name`, `name.view(...)`, `name[None]`, `name.T`: the same tensor reshaped or moved."""
+    node = value
+    while True:
+        if isinstance(node, ast.Name):
+            return node.id == name
+        if isinstance(node, ast.Attribute):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript) and not (
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
+        ):
+            node = node.value
+        else:
+            return False
 
 
 def _is_data_class_name(name: str) -> bool:
@@ -1336,6 +1364,9 @@ class FunctionFlow:
 
     def assign(self, target: ast.AST, value: Value, value_node: ast.AST | None) -> None:
         if isinstance(target, ast.Name):
+            if value.tracked and not value.is_act and target.id in self.param_names:
+                for record in value.factories:
+                    record.parameter_default = True
             if (
                 value.tracked
                 and not value.is_act
@@ -1763,7 +1794,14 @@ class FunctionFlow:
 
     def module_call(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
         """Calling a submodule: its weights are in the run's dtype, so its inputs meet them."""
-        positional = [(a, v) for a, v in args if v.flags & TENSORISH or v.tracked or v.items]
+        masks = {id(kw.value) for kw in node.keywords if kw.arg and is_integer_name(kw.arg)}
+        positional = [
+            (a, v)
+            for a, v in args
+            if (v.flags & TENSORISH or v.tracked or v.items)
+            and id(a) not in masks
+            and not (isinstance(a, ast.Name) and is_integer_name(a.id))
+        ]
         self.meet([*positional, (None, Value(ACT))], node, "module")
         fixed = [v for _, v in positional if v.flags & FIXED and not v.is_act]
         if fixed:  # an upcast input promotes the module's computation: the output keeps it
@@ -2309,11 +2347,15 @@ class FunctionFlow:
         for index, value in tracked if self.info.is_tensor_taking else ():
             # `if bias is None: bias = torch.zeros(...)` joins an activation and a factory: the
             # factory path still meets the *other* operands' activations.
+            if value.is_act and not any(r.parameter_default for r in value.factories):
+                continue
             acts = [(n, v) for i, (n, v) in enumerate(operands) if v.is_act and i != index]
             if not acts:
                 continue
             meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast)
             for record in value.factories:
+                if value.is_act and not record.parameter_default:
+                    continue
                 record.meets.append(meet)
             for record in value.int_factories:
                 if meet.strict or (record.int_literal_vector and kind in ("arith", "cat", "index")):

@@ -344,6 +344,17 @@ NEGATIVES = {
             mask = torch.ones(embeds.shape[0], seen + embeds.shape[1], device=embeds.device)
             return (torch.cumsum(mask, dim=1) * mask - 1).long()
     """,
+    "mask passed to a layer": """
+        import torch
+        from torch import nn
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = nn.TransformerEncoderLayer(8, 2)
+            def forward(self, x):
+                attention_mask = torch.ones(x.shape[0], x.shape[1], device=x.device)
+                return self.layer(x, src_key_padding_mask=attention_mask)
+    """,
     "noqa": """
         import torch
         def f(x: torch.Tensor):
@@ -409,3 +420,18 @@ def test_linspace_grid_for_grid_sample() -> None:
         return F.grid_sample(feat, grid, align_corners=True)
     """
     assert findings(code) == [("DTL001", 6, 10), ("DTL001", 7, 10)]
+
+
+def test_factory_default_for_an_optional_parameter() -> None:
+    code = """
+    from typing import Optional
+
+    import torch
+
+    def add_bias(scores: torch.Tensor, bias: Optional[torch.Tensor] = None):
+        if bias is None:
+            bias = torch.zeros(scores.shape[-1], device=scores.device)
+        return scores + bias
+    """
+    assert findings(code) == [("DTL001", 7, 16)]
+    assert "torch.zeros(scores.shape[-1], device=scores.device, dtype=scores.dtype)" in fixed(code)

@@ -115,6 +115,17 @@ NEGATIVES = {
         def load(path):
             return torch.from_numpy(np.load(path)) * 2
     """,
+    "branches joined, then meeting their own slices": """
+        import numpy as np
+        import torch
+        def convert(box, is_numpy: bool):
+            if is_numpy:
+                arr = torch.from_numpy(np.asarray(box)).clone()
+            else:
+                arr = box.clone()
+            z = arr[..., 5:6]
+            return torch.cat([arr[..., :5], z], dim=-1)
+    """,
     "array given an explicit dtype": """
         import numpy as np
         import torch

@@ -114,6 +114,18 @@ NEGATIVES = {
             def forward(self, x):
                 return x * self.scale.to(x)
     """,
+    "a 0-dim element of a local tensor": """
+        import torch
+        from torch import nn
+        class Pillars(nn.Module):
+            def __init__(self, voxel_size, pc_range):
+                super().__init__()
+                rng = torch.tensor(pc_range)
+                self.x_offset = voxel_size[0] / 2 + rng[0]
+                self.lin = nn.Linear(3, 3)
+            def forward(self, x):
+                return self.lin(x) - self.x_offset
+    """,
     "not a module": """
         import torch
         class Sampler:
@@ -144,3 +156,41 @@ def test_no_fix_when_assigned_twice_in_init() -> None:
     """
     assert findings(code) == [("DTL005", 7, 9)]
     assert fixed(code) == dedent(code)
+
+
+def test_built_through_a_local_and_functional_calls() -> None:
+    code = """
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+
+    class Encoding(nn.Module):
+        def __init__(self, n: int, d: int):
+            super().__init__()
+            pe = torch.zeros(n, d)
+            pe[:, 0::2] = torch.sin(torch.arange(n)[:, None] * 0.01)
+            self.pe = pe.unsqueeze(0)
+            self.bank = F.normalize(torch.randn(n, d), dim=-1)
+
+        def forward(self, x):
+            return (x + self.pe[:, : x.size(1)]) @ self.bank.t()
+    """
+    assert findings(code) == [("DTL005", 10, 9), ("DTL005", 11, 9)]
+
+
+def test_mask_attribute_used_with_activations() -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    class Causal(nn.Module):
+        def __init__(self, n: int):
+            super().__init__()
+            self.causal = torch.tril(torch.ones(n, n, dtype=torch.bool))
+            self.proj = nn.Linear(n, n)
+
+        def forward(self, x):
+            att = self.proj(x)
+            return torch.where(self.causal, att, torch.finfo(att.dtype).min)
+    """
+    assert findings(code) == [("DTL005", 7, 9)]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from dtypelint.config import Config, path_matches, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
+from dtypelint.rules import SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
@@ -30,9 +31,6 @@ if TYPE_CHECKING:
 
 RuleClasses = Sequence[type["Rule"]]
 
-# Also in dtypelint.rules (which this module imports only on use, to stay light).
-SYNTAX_ERROR_CODE = "DTL000"
-SYNTAX_ERROR_NAME = "syntax-error"
 
 #: Folders never walked into unless named on the command line (ruff's list, plus `build`).
 DEFAULT_EXCLUDE: tuple[str, ...] = (

@@ -320,13 +320,3 @@ def test_process_pool_gives_the_same_results_in_the_same_order(in_tmp: Path) -> 
         (o.filename, o.diagnostics) for o in serial
     ]
     assert sum(len(o.diagnostics) for o in parallel) == 40
-
-
-def test_the_engine_and_the_registry_agree_on_dtl000() -> None:
-    import dtypelint.engine
-    import dtypelint.rules
-
-    assert (dtypelint.engine.SYNTAX_ERROR_CODE, dtypelint.engine.SYNTAX_ERROR_NAME) == (
-        dtypelint.rules.SYNTAX_ERROR_CODE,
-        dtypelint.rules.SYNTAX_ERROR_NAME,
-    )

@@ -207,23 +207,6 @@ INTEGER_PARAM_WORDS = frozenset(
     {"ids", "idx", "index", "indices", "mask", "masks", "label", "labels", "length", "lengths",
      "lens", "count", "counts"}
 )  # fmt: skip
-#: Parameters with these names hold integers even when used as tensors (never a dtype source).
-INTEGER_LIKE_NAMES = (
-    "ids",
-    "idx",
-    "index",
-    "indices",
-    "mask",
-    "label",
-    "labels",
-    "token",
-    "tokens",
-    "length",
-    "lengths",
-    "count",
-    "counts",
-    "seg",
-)
 #: Attention code names its keys `K`; a `K` beside `Q` and `V` is not a camera matrix.
 ATTENTION_NAMES = frozenset({"Q", "V", "q", "v", "query", "value", "queries", "values"})
 
@@ -1878,9 +1861,7 @@ class FunctionFlow:
                 device_source=None,
                 origin="helper",
             )
-            if id(node) not in self.seen_calls:
-                self.seen_calls.add(id(node))
-                self.module.factory_calls.append(record)
+            self.record_once(node, self.module.factory_calls, record)
             return Value(0, factories=frozenset({record}))
         return self.unknown_call(args)
 
@@ -2038,11 +2019,15 @@ class FunctionFlow:
             return Value(BOOL) if qualname == "torch.bool" else Value(INT)
         return EMPTY  # an unknown dtype: assume the author chose it
 
-    def fixed_cast(self, node: ast.AST, receiver_node: ast.expr, dtype: str) -> Value:
-        cast = FixedCast(node, dtype, receiver_node, self.bound_act_names())
+    def record_once(self, node: ast.AST, events: list, event: object) -> None:
+        """Add the event a node makes to the module's list, once per node."""
         if id(node) not in self.seen_calls:
             self.seen_calls.add(id(node))
-            self.module.fixed_casts.append(cast)
+            events.append(event)
+
+    def fixed_cast(self, node: ast.AST, receiver_node: ast.expr, dtype: str) -> Value:
+        cast = FixedCast(node, dtype, receiver_node, self.bound_act_names())
+        self.record_once(node, self.module.fixed_casts, cast)
         return Value(FIXED, fixed=frozenset({cast}))
 
     # -- torch functions ------------------------------------------------------------------------
@@ -2248,9 +2233,7 @@ class FunctionFlow:
             bound_act_names=self.bound_act_names(),
             device_source=device_source,
         )
-        if id(node) not in self.seen_calls:
-            self.seen_calls.add(id(node))
-            self.module.factory_calls.append(record)
+        self.record_once(node, self.module.factory_calls, record)
         return record
 
     def factory_kind(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypelint.analysis import INTEGER_LIKE_NAMES, FactoryCall, Meet, ModuleAnalysis
+from dtypelint.analysis import FactoryCall, Meet, ModuleAnalysis, is_integer_name
 from dtypelint.codemod import insert_keyword
 from dtypelint.diagnostics import Diagnostic
 from dtypelint.rules.base import Invalid, Rule, make_fix
@@ -105,8 +105,7 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> tuple[str | None, bo
                 return name, True
     device = record.device_source
     if device and (device in record.bound_act_names or device.startswith("self.")):
-        integer_like = any(part in INTEGER_LIKE_NAMES for part in device.lower().split("_"))
-        return device, not integer_like
+        return device, not is_integer_name(device)  # `mask.device`: an index tensor's dtype
     params = record.function.tensor_params if record.function else []
     if params:
         return params[0], False

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from dtypelint.config import Config
 from dtypelint.diagnostics import Applicability, Diagnostic
-from dtypelint.engine import RuleClasses, default_rules, lint_source
+from dtypelint.linter import RuleClasses, default_rules, lint_source
 from dtypelint.source import SourceText
 
 MAX_PASSES = 10

@@ -27,14 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from dtypelint.diagnostics import Diagnostic, Location
-from dtypelint.engine import (
-    CONTEXT_ROWS,
-    NOQA_DIRECTIVE,
-    SYNTAX_ERROR_CODE,
-    DecodedSource,
-    FileOutcome,
-    read_source,
-)
+from dtypelint.engine import CONTEXT_ROWS, FileOutcome
+from dtypelint.linter import NOQA_DIRECTIVE, DecodedSource, read_source
+from dtypelint.rules import SYNTAX_ERROR_CODE
 from dtypelint.source import SourceText
 
 #: A finding with the source lines around it (FileOutcome.lines), as fingerprints need them.

@@ -1,0 +1,410 @@
+"""Calls of tensor methods, submodules and local functions."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64
+from dtypelint.analysis.syntax import constant_string
+from dtypelint.analysis.values import (
+    ACT,
+    BOOL,
+    CAMERA,
+    DEVICE,
+    DTYPE_OF_ACT,
+    DTYPE_OF_FIXED,
+    EMPTY,
+    FIXED,
+    INT,
+    MODULE,
+    NUMPY,
+    PY_FLOAT,
+    PY_NUMBER,
+    SEQUENCE,
+    TENSOR_DICT,
+    TENSORISH,
+    FactoryCall,
+    FixedCast,
+    Value,
+    join,
+    union_all,
+)
+from dtypelint.analysis.vocabulary import (
+    BOOL_METHODS,
+    CONTAINER_METHODS,
+    FIXED_CAST_METHODS,
+    FLOAT_DTYPES,
+    INT_DTYPES,
+    INT_METHODS,
+    MATMUL_METHODS,
+    MEETING_METHODS,
+    METHOD_INDEX_ARGS,
+    PY_FLOAT_BUILTINS,
+    PY_INT_BUILTINS,
+    SCALAR_METHODS,
+    STRICT_METHODS,
+    TENSOR_ATTRS,
+    is_integer_name,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+class CallEvaluation:
+    """Calls of methods, modules and local functions (part of `FunctionFlow`)."""
+
+    def call(self, node: ast.Call) -> Value:
+        func = node.func
+        qualname = self.qualify(func)
+        if qualname is not None:
+            if qualname.startswith("torch."):
+                return self.torch_call(node, qualname)
+            if qualname.startswith("numpy."):
+                self.eval_args(node)
+                return Value(NUMPY | (FIXED if explicit_numpy_dtype(node, self.module) else 0))
+        if isinstance(func, ast.Attribute) and qualname is None:
+            receiver_node = func.value
+            receiver = self.eval(receiver_node)
+            if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
+                return self.self_method_call(node, func.attr)
+            if receiver.flags & NUMPY:
+                self.eval_args(node)
+                if func.attr == "astype" and not is_float64(
+                    node.args[0] if node.args else None, self.module
+                ):
+                    return Value(NUMPY | FIXED)  # an explicit dtype: not NumPy's float64 default
+                return Value(receiver.flags & (NUMPY | FIXED) or NUMPY)
+            if (
+                receiver.flags & MODULE
+                and receiver.flags & ACT
+                and func.attr in TENSOR_ATTRS | {"type"}
+            ):
+                # `self.weight.float()` on an attribute we could not see defined: a tensor.
+                return self.tensor_method(node, func.attr, receiver_node, Value(ACT))
+            if (receiver.flags & TENSORISH and not receiver.flags & MODULE) or receiver.tracked:
+                return self.tensor_method(node, func.attr, receiver_node, receiver)
+            args = self.eval_args(node)
+            if receiver.flags & MODULE:
+                if func.attr in CONTAINER_METHODS or func.attr.startswith(("get_", "num_", "is_")):
+                    return EMPTY  # `self.adapters.keys()`, `self.encoder.parameters()`
+                return self.module_call(node, args)
+            if func.attr == "get" and node.args and (key := constant_string(node.args[0])):
+                if self.module.camera_names.matches(key):
+                    return Value(CAMERA, cameras=(self.module.text(node),))
+                return Value(ACT) if receiver.flags & TENSOR_DICT else EMPTY
+            if func.attr in ("size", "dim", "numel"):
+                return Value(PY_NUMBER)
+            return self.unknown_call(args)
+        args = self.eval_args(node)
+        if (
+            isinstance(func, ast.Name)
+            and func.id not in self.env
+            and func.id in self.module.local_functions
+        ):
+            return self.local_call(
+                node, self.module.local_functions[func.id], args, func.id, skip_self=False
+            )
+        if isinstance(func, ast.Subscript) and self.eval(func.value).flags & MODULE:
+            return self.module_call(node, args)  # `self.layers[i](x)`
+        if isinstance(func, ast.Name):
+            callee = self.env.get(func.id)
+            if callee is not None and callee.flags & MODULE:
+                return self.module_call(node, args)
+            if func.id in PY_INT_BUILTINS:
+                return Value(PY_NUMBER)
+            if func.id in PY_FLOAT_BUILTINS:
+                return Value(PY_NUMBER | PY_FLOAT)
+            if func.id in ("list", "tuple", "reversed", "sorted"):
+                return args[0][1] if args else EMPTY
+            if (
+                func.id in ("max", "min", "sum", "abs")
+                and args
+                and not any(v.flags & TENSORISH for _, v in args)
+            ):
+                return union_all(v for _, v in args)
+            if func.id in (
+                "isinstance",
+                "hasattr",
+                "getattr",
+                "callable",
+                "print",
+                "str",
+                "repr",
+                "bool",
+                "type",
+            ):
+                return EMPTY
+            if func.id in self.module.classes and self.module.classes[func.id].is_module:
+                return Value(MODULE)
+            if func.id == "super":
+                return Value(MODULE) if self.cls is not None and self.cls.is_module else EMPTY
+        return self.unknown_call(args)
+
+    def eval_args(self, node: ast.Call) -> list[tuple[ast.expr, Value]]:
+        values = [(arg, self.eval(arg)) for arg in node.args]
+        values += [(kw.value, self.eval(kw.value)) for kw in node.keywords]
+        return values
+
+    def unknown_call(self, args: list[tuple[ast.expr, Value]]) -> Value:
+        """A call we know nothing about: it returns an activation when it is given one."""
+        if any(v.is_act or v.flags & TENSOR_DICT for _, v in args):
+            return Value(ACT)
+        return EMPTY
+
+    def module_call(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
+        """Calling a submodule: its weights are in the run's dtype, so its inputs meet them."""
+        masks = {id(kw.value) for kw in node.keywords if kw.arg and is_integer_name(kw.arg)}
+        positional = [
+            (a, v)
+            for a, v in args
+            if (v.flags & TENSORISH or v.tracked or v.items)
+            and id(a) not in masks
+            and not (isinstance(a, ast.Name) and is_integer_name(a.id))
+        ]
+        self.meet([*positional, (None, Value(ACT))], node, "module")
+        fixed = [v for _, v in positional if v.flags & FIXED and not v.is_act]
+        if fixed:  # an upcast input promotes the module's computation: the output keeps it
+            return join(fixed)
+        return Value(ACT)
+
+    def self_method_call(self, node: ast.Call, name: str) -> Value:
+        args = self.eval_args(node)
+        cls = self.cls
+        if cls is not None and name in cls.method_nodes:
+            return self.local_call(
+                node, cls.method_nodes[name], args, f"self.{name}", skip_self=True
+            )
+        if cls is not None and (
+            name in cls.submodules
+            or (cls.is_module and name not in cls.methods and name not in cls.plain_attrs)
+        ):
+            if name in (
+                "register_buffer",
+                "register_parameter",
+                "parameters",
+                "named_parameters",
+                "modules",
+                "children",
+                "state_dict",
+                "apply",
+                "train",
+                "eval",
+                "to",
+                "cuda",
+                "float",
+                "half",
+            ):
+                return EMPTY
+            return self.module_call(node, args)
+        if name in ("to", "float", "half"):
+            return EMPTY
+        return self.unknown_call(args)
+
+    def local_call(
+        self,
+        node: ast.Call,
+        callee: ast.FunctionDef | ast.AsyncFunctionDef,
+        args: list[tuple[ast.expr, Value]],
+        name: str,
+        skip_self: bool,
+    ) -> Value:
+        """A call of a function of this file: note what its parameters receive, use its summary."""
+        key = id(callee)
+        params = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
+        if skip_self:
+            params = params[1:]
+        if not any(isinstance(a, ast.Starred) for a in node.args):
+            received = list(zip(params, (v for _, v in args[: len(node.args)])))
+            received += [
+                (kw.arg, v) for kw, (_, v) in zip(node.keywords, args[len(node.args) :]) if kw.arg
+            ]
+            for param, value in received:
+                if value.is_camera:
+                    self.module.camera_args.setdefault(key, set()).add(param)
+                elif value.is_act:
+                    self.module.act_args.setdefault(key, set()).add(param)
+        summary = self.module.summaries.get(key)
+        if summary is not None and summary.cameras:
+            return Value(CAMERA, cameras=(f"{name}(...)",))
+        if summary is not None and summary.numpy:
+            record = FactoryCall(
+                node=node,
+                func_text=name,
+                factory="helper",
+                integer=False,
+                function=self.info,
+                bound_act_names=self.bound_act_names(),
+                device_source=None,
+                origin="helper",
+            )
+            self.record_once(node, self.module.factory_calls, record)
+            return Value(0, factories=frozenset({record}))
+        return self.unknown_call(args)
+
+    def tensor_method(
+        self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value
+    ) -> Value:
+        args = [(arg, self.eval(arg)) for arg in node.args]
+        kwargs = {kw.arg: (kw.value, self.eval(kw.value)) for kw in node.keywords}
+        if name in FIXED_CAST_METHODS:
+            return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[name])
+        if name in INT_METHODS:
+            return Value(INT)
+        if name in BOOL_METHODS:
+            return Value(BOOL)
+        if name in SCALAR_METHODS or name == "size":
+            return Value(PY_NUMBER | (SEQUENCE if name == "tolist" else 0))
+        if name == "numpy":
+            return Value(NUMPY)
+        if name == "to" or name == "type":
+            return self.to_call(node, receiver_node, receiver, args, kwargs)
+        if name == "type_as":
+            other = args[0][1] if args else EMPTY
+            if other.is_act:
+                return Value(ACT)
+            return Value(FIXED, fixed=other.fixed) if other.flags & FIXED else EMPTY
+        if name.startswith("new_") or name == "new":
+            # `x.new_zeros(...)` has x's dtype unless told otherwise.
+            dtype = kwargs.get("dtype")
+            if dtype is not None:
+                return self.dtype_value(dtype[0], dtype[1])
+            return Value(
+                receiver.flags & (ACT | CAMERA | FIXED),
+                cameras=receiver.cameras,
+                fixed=receiver.fixed,
+            )
+        if name in MATMUL_METHODS:
+            operands = [(receiver_node, receiver)] + [a for a in args]
+            self.matmul_operands_check(node, f".{name}", operands)
+            return self.meet(operands, node, "matmul")
+        index_positions = METHOD_INDEX_ARGS.get(name, ())
+        self.mark_indices(
+            [a for i, a in enumerate(args) if i in index_positions],
+            node,
+            [(receiver_node, receiver)],
+        )
+        data_args = [
+            a
+            for i, a in enumerate(args)
+            if i not in index_positions and (a[1].flags & TENSORISH or a[1].tracked)
+        ]
+        data_args += [
+            v
+            for k, v in kwargs.items()
+            if k not in ("dim", "index", "mask", "out") and (v[1].flags & TENSORISH or v[1].tracked)
+        ]
+        if name in STRICT_METHODS:
+            return self.meet(
+                [(receiver_node, receiver), *data_args], node, "strict", keep_left=True
+            )
+        if name in MEETING_METHODS:
+            kind = "compare" if name in ("eq", "ne", "lt", "le", "gt", "ge") else "arith"
+            result = self.meet(
+                [(receiver_node, receiver), *data_args], node, kind, keep_left=name.endswith("_")
+            )
+            return Value(BOOL) if kind == "compare" else result
+        if name in ("unbind", "chunk", "split", "tensor_split", "split_with_sizes"):
+            return Value(
+                receiver.flags | SEQUENCE,
+                receiver.factories,
+                receiver.int_factories,
+                receiver.cameras,
+                receiver.fixed,
+            )
+        if name in (
+            "max",
+            "min",
+            "sort",
+            "topk",
+            "kthvalue",
+            "median",
+            "mode",
+            "cummax",
+            "cummin",
+        ) and (args or kwargs):
+            return Value(SEQUENCE, items=(replace(receiver, items=None), Value(INT)))
+        if name.startswith(("get_", "is_", "has_", "num_")) or name.endswith(
+            ("_length", "_size", "_len")
+        ):
+            return EMPTY  # `cache.get_seq_length()`: metadata, not a tensor
+        return receiver
+
+    def to_call(
+        self,
+        node: ast.Call,
+        receiver_node: ast.expr,
+        receiver: Value,
+        args: list[tuple[ast.expr, Value]],
+        kwargs: dict[str | None, tuple[ast.expr, Value]],
+    ) -> Value:
+        """`.to(...)`: a device move keeps the value; a dtype cast changes it."""
+        target: tuple[ast.expr, Value] | None = kwargs.get("dtype")
+        if target is None:
+            for arg, value in args:
+                if value.flags & DEVICE or (
+                    isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                ):
+                    continue
+                spelled = (
+                    arg.id
+                    if isinstance(arg, ast.Name)
+                    else arg.attr
+                    if isinstance(arg, ast.Attribute)
+                    else ""
+                )
+                known = value.flags & (TENSORISH | DTYPE_OF_ACT | DTYPE_OF_FIXED) or value.tracked
+                if (
+                    spelled
+                    and "dtype" not in spelled.lower()
+                    and not known
+                    and value.qualname is None
+                    and self.qualify(arg) is None
+                ):
+                    continue  # `.to(device)`, `.to(dev)`, `.to(self.device)`: a move, not a cast
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
+                    continue
+                target = (arg, value)
+                break
+        if target is None:
+            return receiver
+        arg, value = target
+        if value.is_act:  # .to(x): x's dtype and device
+            return Value(ACT)
+        if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
+            return Value(FIXED, fixed=value.fixed)
+        return self.dtype_value(arg, value, cast_node=node, receiver_node=receiver_node)
+
+    def dtype_value(
+        self,
+        arg: ast.expr,
+        value: Value,
+        cast_node: ast.AST | None = None,
+        receiver_node: ast.expr | None = None,
+    ) -> Value:
+        """The tensor value produced by a dtype argument (`dtype=x.dtype`, `torch.float16`)."""
+        if value.flags & DTYPE_OF_ACT:
+            return Value(ACT)
+        if value.flags & DTYPE_OF_FIXED:
+            return Value(FIXED, fixed=value.fixed)
+        qualname = value.qualname or self.qualify(arg)
+        if qualname in FLOAT_DTYPES:
+            if cast_node is not None and receiver_node is not None:
+                return self.fixed_cast(cast_node, receiver_node, FLOAT_DTYPES[qualname])
+            return EMPTY
+        if qualname in INT_DTYPES:
+            return Value(BOOL) if qualname == "torch.bool" else Value(INT)
+        return EMPTY  # an unknown dtype: assume the author chose it
+
+    def record_once(self, node: ast.AST, events: list, event: object) -> None:
+        """Add the event a node makes to the module's list, once per node."""
+        if id(node) not in self.seen_calls:
+            self.seen_calls.add(id(node))
+            events.append(event)
+
+    def fixed_cast(self, node: ast.AST, receiver_node: ast.expr, dtype: str) -> Value:
+        cast = FixedCast(node, dtype, receiver_node, self.bound_act_names())
+        self.record_once(node, self.module.fixed_casts, cast)
+        return Value(FIXED, fixed=frozenset({cast}))

@@ -1,0 +1,286 @@
+"""Expressions: names, attributes, subscripts, operators, comprehensions."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from dtypelint.analysis.syntax import constant_string, expression_root_name
+from dtypelint.analysis.values import (
+    ACT,
+    BOOL,
+    CAMERA,
+    DEVICE,
+    DTYPE_OF_ACT,
+    DTYPE_OF_FIXED,
+    EMPTY,
+    FIXED,
+    INT,
+    MODULE,
+    NUMPY,
+    PY_FLOAT,
+    PY_NUMBER,
+    SEQUENCE,
+    TENSOR_DICT,
+    TENSORISH,
+    FactoryCall,
+    Value,
+    element_of,
+    join,
+    number_list_value,
+    union,
+    union_all,
+)
+from dtypelint.analysis.vocabulary import FLOAT_DTYPES, INT_DTYPES, INTEGER_OPERATORS
+
+if TYPE_CHECKING:
+    pass
+
+
+class ExpressionEvaluation:
+    """Evaluating expressions to `Value`s (part of `FunctionFlow`)."""
+
+    def qualify(self, node: ast.AST) -> str | None:
+        return self.module.qualify(node, self.env)
+
+    def eval(self, node: ast.AST | None) -> Value:
+        if node is None:
+            return EMPTY
+        if isinstance(node, ast.Name):
+            value = self.env.get(node.id)
+            if value is not None:
+                return value
+            alias = self.module.aliases.get(node.id)
+            return Value(alias=alias) if alias else EMPTY
+        if isinstance(node, ast.Constant):
+            if (
+                isinstance(node.value, bool)
+                or node.value is None
+                or isinstance(node.value, (str, bytes))
+            ):
+                return EMPTY
+            if isinstance(node.value, float):
+                return Value(PY_NUMBER | PY_FLOAT)
+            return Value(PY_NUMBER)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.BinOp):
+            left, right = self.eval(node.left), self.eval(node.right)
+            if isinstance(node.op, ast.MatMult):
+                self.matmul_operands_check(node, "@", [(node.left, left), (node.right, right)])
+                return self.meet([(node.left, left), (node.right, right)], node, "matmul")
+            kind = "intop" if isinstance(node.op, INTEGER_OPERATORS) else "arith"
+            result = self.meet([(node.left, left), (node.right, right)], node, kind)
+            return self.arithmetic_result(node.op, [left, right], result)
+        if isinstance(node, ast.UnaryOp):
+            value = self.eval(node.operand)
+            return EMPTY if isinstance(node.op, ast.Not) else value
+        if isinstance(node, ast.Compare):
+            operands = [(node.left, self.eval(node.left))]
+            operands += [(c, self.eval(c)) for c in node.comparators]
+            if all(
+                isinstance(op, (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+                for op in node.ops
+            ):
+                self.meet(operands, node, "compare")
+                if any(v.flags & TENSORISH or v.tracked for _, v in operands):
+                    return Value(BOOL)
+            return EMPTY
+        if isinstance(node, ast.BoolOp):
+            return union_all(self.eval(v) for v in node.values)
+        if isinstance(node, ast.IfExp):
+            self.eval(node.test)
+            return union(self.eval(node.body), self.eval(node.orelse))
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = tuple(self.eval(e) for e in node.elts)
+            base = union_all(items)
+            return Value(
+                (base.flags | SEQUENCE) & ~(DEVICE | DTYPE_OF_ACT),
+                base.factories,
+                base.int_factories,
+                base.cameras,
+                base.fixed,
+                items=items,
+            )
+        if isinstance(node, ast.Dict):
+            for key in node.keys:
+                self.eval(key)
+            values = [self.eval(v) for v in node.values]
+            return Value(SEQUENCE, items=tuple(values)) if values else EMPTY
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self.comprehension(node.generators, [node.elt])
+        if isinstance(node, ast.DictComp):
+            return self.comprehension(node.generators, [node.key, node.value])
+        if isinstance(node, ast.Starred):
+            return self.eval(node.value)
+        if isinstance(node, ast.NamedExpr):
+            value = self.eval(node.value)
+            self.assign(node.target, value, node.value)
+            return value
+        if isinstance(node, ast.Await):
+            return self.eval(node.value)
+        if isinstance(node, ast.JoinedStr):
+            for part in node.values:
+                self.eval(part)
+            return EMPTY
+        if isinstance(node, ast.FormattedValue):
+            self.eval(node.value)
+            return EMPTY
+        if isinstance(node, ast.Slice):
+            for part in (node.lower, node.upper, node.step):
+                self.eval(part)
+            return EMPTY
+        return EMPTY
+
+    def comprehension(self, generators: list[ast.comprehension], elements: list[ast.expr]) -> Value:
+        saved = self.env
+        self.env = dict(saved)
+        for generator in generators:
+            iterable = self.eval(generator.iter)
+            self.assign(generator.target, self.iteration_value(generator.iter, iterable), None)
+            for condition in generator.ifs:
+                self.eval(condition)
+        values = [self.eval(e) for e in elements]
+        self.env = saved
+        element = union_all(values[-1:])
+        return Value(
+            element.flags | SEQUENCE,
+            element.factories,
+            element.int_factories,
+            element.cameras,
+            element.fixed,
+        )
+
+    def arithmetic_result(self, op: ast.operator, operands: list[Value], joined: Value) -> Value:
+        """Integer tensors become float32 under true division or with a Python float."""
+        if joined.is_act or not joined.int_factories:
+            return joined
+        to_float = isinstance(op, ast.Div) or any(v.flags & (PY_FLOAT | NUMPY) for v in operands)
+        if isinstance(
+            op, (ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
+        ):
+            to_float = False
+        if not to_float:
+            return joined
+        for record in joined.int_factories:
+            record.became_float = True
+        return replace(
+            joined,
+            flags=joined.flags & ~INT,
+            factories=joined.factories | joined.int_factories,
+            int_factories=frozenset(),
+        )
+
+    def attribute(self, node: ast.Attribute) -> Value:
+        qualname = self.qualify(node)
+        if qualname is not None:
+            if qualname in FLOAT_DTYPES or qualname in INT_DTYPES:
+                return Value(qualname=qualname)
+            return Value(alias=qualname)
+        base_node = node.value
+        if isinstance(base_node, ast.Name) and base_node.id == "self":
+            return self.self_attribute(node.attr)
+        base = self.eval(base_node)
+        attr = node.attr
+        if attr in ("shape",):
+            return Value(PY_NUMBER | SEQUENCE)
+        if attr in ("ndim",):
+            return Value(PY_NUMBER)
+        if attr == "device":
+            return Value(DEVICE, device_of=expression_root_name(base_node) if base.is_act else None)
+        if attr == "dtype":
+            if base.is_act:
+                return Value(DTYPE_OF_ACT)
+            return Value(DTYPE_OF_FIXED, fixed=base.fixed) if base.flags & FIXED else EMPTY
+        if attr in ("T", "mT", "H", "mH", "data", "real", "imag"):
+            return base
+        if self.module.camera_names.matches(attr) and (
+            base.flags & MODULE or not base.flags & (ACT | TENSORISH)
+        ):
+            # `cam.K`, `data.intrinsics`: a camera attribute of some container.
+            return Value(CAMERA, cameras=(self.module.text(node),))
+        if base.flags & TENSOR_DICT:
+            return Value(ACT)
+        if base.flags & MODULE:
+            return Value(MODULE | ACT)  # `self.fc.weight` or `self.encoder.layer`: either
+        return EMPTY
+
+    def self_attribute(self, attr: str) -> Value:
+        key = f"self.{attr}"
+        if key in self.env:
+            return self.env[key]
+        cls = self.cls
+        if attr in ("dtype",):
+            return Value(DTYPE_OF_ACT)
+        if attr == "device":
+            return Value(DEVICE)
+        if cls is None:
+            return EMPTY
+        if attr in cls.parameters or attr in cls.buffers:
+            return Value(ACT)
+        if attr in cls.submodules:
+            return Value(MODULE)
+        if attr in cls.methods:
+            return EMPTY
+        if self.module.camera_names.matches(attr):
+            # A plain attribute: `module.to(torch.bfloat16)` does not convert it. Made as a
+            # tensor in __init__, it is DTL005's too (register it) besides DTL002's (cast it).
+            records: frozenset[FactoryCall] = frozenset()
+            if attr in cls.tensor_attrs and cls.is_module:
+                records = frozenset({self.module.attribute_record(cls, attr)})
+            return Value(CAMERA, factories=records, cameras=(key,))
+        if attr in cls.tensor_attrs and cls.is_module:
+            record = self.module.attribute_record(cls, attr)
+            if record.integer:
+                return Value(INT, int_factories=frozenset({record}))
+            return Value(0, factories=frozenset({record}))
+        if attr in cls.numpy_attrs:
+            return Value(NUMPY)
+        numbers = number_list_value(cls.plain_attrs.get(attr))
+        if numbers is not None:  # `self.mean = [0.485, 0.456, 0.406]`
+            return numbers
+        if attr not in cls.plain_attrs and cls.is_module:
+            # Set elsewhere (a parent class): a submodule when called, a parameter when used.
+            return Value(MODULE | ACT)
+        return EMPTY
+
+    def subscript(self, node: ast.Subscript) -> Value:
+        base = self.eval(node.value)
+        key = constant_string(node.slice)
+        if key is not None:
+            if self.module.camera_names.matches(key):
+                return Value(CAMERA, cameras=(self.module.text(node),))
+            if base.flags & TENSOR_DICT or base.is_act:
+                return Value(ACT)
+            if base.items is not None:
+                return join(base.items) if base.items else EMPTY
+            return EMPTY
+        index = self.eval(node.slice)
+        for record in index.int_factories:
+            record.used_as_index = True
+        if (
+            base.items is not None
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, int)
+        ):
+            index = node.slice.value
+            if -len(base.items) <= index < len(base.items):
+                return base.items[index]
+        if base.flags & SEQUENCE and base.flags & PY_NUMBER and not base.flags & TENSORISH:
+            return Value(PY_NUMBER)  # x.shape[0]
+        if base.flags & MODULE:
+            return Value(base.flags & (MODULE | ACT))  # self.layers[i], self.experts_weight[i]
+        if base.flags & TENSOR_DICT:
+            return Value(ACT)
+        if base.flags & SEQUENCE and base.items is not None:
+            return element_of(base)
+        return (
+            replace(base, flags=base.flags & ~SEQUENCE, items=None)
+            if base.flags & SEQUENCE
+            else base
+        )

@@ -1,0 +1,538 @@
+"""Per-function flow: statements in order, branches joined, meetings with activations recorded."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from dtypelint.analysis.calls import CallEvaluation
+from dtypelint.analysis.expressions import ExpressionEvaluation
+from dtypelint.analysis.roles import annotation_kind
+from dtypelint.analysis.syntax import (
+    constant_string,
+    dotted_name,
+    import_aliases,
+    is_literal_false,
+    keyword,
+    names_in_order,
+)
+from dtypelint.analysis.torch_calls import TorchCallEvaluation
+from dtypelint.analysis.values import (
+    ACT,
+    CAMERA,
+    EMPTY,
+    FIXED,
+    INT,
+    NUMPY,
+    PY_FLOAT,
+    PY_NUMBER,
+    SEQUENCE,
+    TENSOR_DICT,
+    ClassInfo,
+    FunctionInfo,
+    MatmulOperand,
+    Meet,
+    Summary,
+    Value,
+    element_of,
+    join,
+    number_list_value,
+    union,
+)
+from dtypelint.analysis.vocabulary import (
+    ATTENTION_NAMES,
+    AUTOCAST_FUNCS,
+    CUSTOM_FWD_FUNCS,
+    is_data_class_name,
+    is_integer_name,
+)
+
+if TYPE_CHECKING:
+    from dtypelint.analysis.module import ModuleAnalysis
+
+
+class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
+    """Walks one function in statement order, evaluating every expression to a `Value`."""
+
+    def __init__(
+        self,
+        module: ModuleAnalysis,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        cls: ClassInfo | None,
+        closure: dict[str, Value] | None,
+        prefix: str,
+    ) -> None:
+        self.module = module
+        self.node = node
+        self.cls = cls
+        self.env: dict[str, Value] = dict(closure) if closure else {}
+        self.autocast_depth = 0
+        self.fixed_precision_depth = 0
+        self.seen_calls: set[int] = set()
+        self.dict_params: list[str] = []
+        self.returns: list[Value] = []
+        args = node.args
+        self.param_names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        self.info = self._function_info(prefix)
+
+    def _function_info(self, prefix: str) -> FunctionInfo:
+        node = self.node
+        args = node.args
+        params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        defaults = self._defaults_by_param()
+        in_method = self.cls is not None and bool(params) and params[0].arg in ("self", "cls")
+        if in_method:
+            params = params[1:]
+        is_forward = in_method and node.name == "forward" and bool(self.cls and self.cls.is_module)
+        used = self.module.scan(node)
+        attention = ATTENTION_NAMES & {p.arg for p in params}
+        forced_cameras = self.module.forced_cameras.get(id(node), frozenset())
+        tensor_params: list[str] = []
+        camera_params: list[str] = []
+        for extra in (args.vararg, args.kwarg):
+            if extra is not None:
+                self.env[extra.arg] = EMPTY
+        for param in params:
+            name = param.arg
+            self.env[name] = EMPTY  # every parameter shadows a module-level import of its name
+            annotation = annotation_kind(param.annotation)
+            default = defaults.get(name)
+            scalar_default = isinstance(default, ast.Constant) and default.value is not None
+            if annotation == "numpy" and self.module.camera_names.matches(name):
+                self.env[name] = Value(NUMPY | CAMERA, cameras=(name,))  # `intrinsics: np.ndarray`
+                camera_params.append(name)
+                continue
+            if annotation in ("int", "float", "numpy"):
+                self.env[name] = {
+                    "int": Value(PY_NUMBER),
+                    "float": Value(PY_NUMBER | PY_FLOAT),
+                    "numpy": Value(NUMPY),
+                }[annotation]
+                continue
+            if annotation == "scalar":
+                continue
+            numbers = number_list_value(default)
+            if numbers is not None:  # `mean=(0.485, 0.456, 0.406)`
+                self.env[name] = numbers
+                continue
+            namespace = name in used.objects and name not in used.tensors
+            is_tensor = (
+                annotation == "tensor"
+                or name in used.tensors
+                or (is_forward and not scalar_default and annotation != "other" and not namespace)
+            )
+            if is_forward and namespace and annotation != "tensor":
+                # `forward(self, feats, cam)` reading `cam.K`: a batch or camera object whose
+                # attributes are tensors (cameras by name, activations otherwise).
+                self.env[name] = Value(TENSOR_DICT)
+                self.dict_params.append(name)
+                continue
+            if name in used.dicts and annotation != "tensor":
+                self.env[name] = Value(TENSOR_DICT)
+                self.dict_params.append(name)
+                continue
+            if name in forced_cameras:  # called with a camera argument (`project(points, K)`)
+                self.env[name] = Value(CAMERA, cameras=(name,))
+                camera_params.append(name)
+                continue
+            if not is_tensor:
+                continue
+            if self.module.camera_names.matches(name) and not (name == "K" and attention):
+                self.env[name] = Value(CAMERA, cameras=(name,))
+                camera_params.append(name)
+            elif is_integer_name(name):
+                self.env[name] = Value(INT)  # an index or mask tensor: not the run's dtype
+            else:
+                self.env[name] = Value(ACT)
+                tensor_params.append(name)
+        fixed_precision, autocast = self._decorator_precision()
+        # A module's __init__ builds weights and buffers, which `module.to(dtype)` converts; plain
+        # tensor attributes made there are DTL005's business.
+        builds_module = (
+            in_method and node.name == "__init__" and bool(self.cls and self.cls.is_module)
+        )
+        # Datasets and data parsers prepare inputs in their own dtype: no activations there.
+        data_code = (
+            self.cls is not None
+            and not self.cls.is_module
+            and any(is_data_class_name(b) for b in [self.cls.name, *self.cls.bases])
+        )
+        builds_module = builds_module or data_code
+        is_tensor_taking = (
+            bool(tensor_params or camera_params or self.dict_params) and not builds_module
+        )
+        info = FunctionInfo(
+            node=node,
+            qualname=prefix + node.name,
+            is_tensor_taking=is_tensor_taking,
+            tensor_params=tensor_params,
+            camera_params=camera_params,
+            is_forward=is_forward,
+            fixed_precision=fixed_precision,
+            autocast=autocast,
+        )
+        self.module.functions.append(info)
+        return info
+
+    def _defaults_by_param(self) -> dict[str, ast.expr]:
+        args = self.node.args
+        positional = [*args.posonlyargs, *args.args]
+        result: dict[str, ast.expr] = {}
+        for param, default in zip(
+            positional[len(positional) - len(args.defaults) :], args.defaults
+        ):
+            result[param.arg] = default
+        for param, default in zip(args.kwonlyargs, args.kw_defaults):
+            if default is not None:
+                result[param.arg] = default
+        return result
+
+    def _decorator_precision(self) -> tuple[bool, bool]:
+        fixed = autocast = False
+        for decorator in self.node.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            qualname = self.module.qualify(call.func if call else decorator) or ""
+            if qualname in AUTOCAST_FUNCS or qualname.endswith(".autocast"):
+                if call is not None and is_literal_false(keyword(call, "enabled")):
+                    fixed = True
+                else:
+                    autocast = True
+            elif (qualname in CUSTOM_FWD_FUNCS or qualname.endswith("custom_fwd")) and (
+                call is not None and keyword(call, "cast_inputs") is not None
+            ):
+                fixed = True
+        return fixed, autocast
+
+    def run(self) -> None:
+        if self.info.autocast:
+            self.autocast_depth += 1
+        if self.info.fixed_precision:
+            self.fixed_precision_depth += 1
+        self.block(self.node.body)
+        self.module.new_summaries[id(self.node)] = self.summary()
+
+    def summary(self) -> Summary:
+        returned = [
+            item
+            for value in self.returns
+            for item in (value.items if value.items is not None else (value,))
+        ]
+        if not returned or any(value.is_act for value in returned):
+            return Summary()
+        cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
+        numpy = any(record.numpy_data for value in returned for record in value.factories)
+        return Summary(cameras=cameras[:1], numpy=numpy)
+
+    @property
+    def in_autocast(self) -> bool:
+        return self.autocast_depth > 0 or self.fixed_precision_depth > 0
+
+    def block(self, stmts: Sequence[ast.stmt]) -> None:
+        for stmt in stmts:
+            self.statement(stmt)
+
+    def statement(self, stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.Assign):
+            value = self.eval(stmt.value)
+            for target in stmt.targets:
+                self.assign(target, value, stmt.value)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                self.assign(stmt.target, self.eval(stmt.value), stmt.value)
+        elif isinstance(stmt, ast.AugAssign):
+            self.aug_assign(stmt)
+        elif isinstance(stmt, ast.Expr):
+            self.eval(stmt.value)
+        elif isinstance(stmt, ast.Return):
+            if stmt.value is not None:
+                value = self.eval(stmt.value)
+                self.returns.append(value)
+                if self.info.is_forward:
+                    self.record_return(stmt.value, value)
+        elif isinstance(stmt, ast.If):
+            self.eval(stmt.test)
+            self.branches([stmt.body, stmt.orelse])
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            iterable = self.eval(stmt.iter)
+            before = dict(self.env)
+            self.assign(stmt.target, self.iteration_value(stmt.iter, iterable), None)
+            self.block(stmt.body)
+            self.env = self.join_envs([before, self.env])
+            self.block(stmt.orelse)
+        elif isinstance(stmt, ast.While):
+            self.eval(stmt.test)
+            before = dict(self.env)
+            self.block(stmt.body)
+            self.env = self.join_envs([before, self.env])
+            self.block(stmt.orelse)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            self.with_statement(stmt)
+        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+            self.block(stmt.body)  # type: ignore[attr-defined]
+            self.branches([h.body for h in stmt.handlers] + [stmt.orelse])  # type: ignore[attr-defined]
+            self.block(stmt.finalbody)  # type: ignore[attr-defined]
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # A nested helper sees the enclosing names as they are where it is defined.
+            self.env[stmt.name] = EMPTY
+            FunctionFlow(self.module, stmt, self.cls, self.env, f"{self.info.qualname}.").run()
+        elif isinstance(stmt, ast.ClassDef):
+            self.module._walk_definitions(
+                stmt.body,
+                self.module.classes.get(stmt.name),
+                None,
+                f"{self.info.qualname}.{stmt.name}.",
+            )
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for local, qualname in import_aliases(stmt):
+                self.env[local] = Value(alias=qualname)
+        elif isinstance(stmt, ast.Assert):
+            self.eval(stmt.test)
+        elif type(stmt).__name__ == "Match":
+            self.eval(stmt.subject)  # type: ignore[attr-defined]
+            self.branches([case.body for case in stmt.cases])  # type: ignore[attr-defined]
+
+    def branches(self, blocks: list[list[ast.stmt]]) -> None:
+        start = self.env
+        results = []
+        for block in blocks:
+            self.env = dict(start)
+            self.block(block)
+            results.append(self.env)
+        self.env = self.join_envs(results)
+
+    @staticmethod
+    def join_envs(envs: list[dict[str, Value]]) -> dict[str, Value]:
+        if len(envs) == 1:
+            return envs[0]
+        merged: dict[str, Value] = {}
+        for env in envs:
+            for name, value in env.items():
+                previous = merged.get(name)
+                if previous is None or previous == value:
+                    merged[name] = value
+                elif value.alias or previous.alias:
+                    merged[name] = value if value.alias else previous
+                else:
+                    merged[name] = union(previous, value)
+        return merged
+
+    def with_statement(self, stmt: ast.With | ast.AsyncWith) -> None:
+        autocast = fixed = 0
+        for item in stmt.items:
+            value = self.eval(item.context_expr)
+            kind = self.autocast_kind(item.context_expr)
+            if kind == "enabled":
+                autocast += 1
+            elif kind == "disabled":
+                fixed += 1
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, value if not kind else EMPTY, None)
+        self.autocast_depth += autocast
+        self.fixed_precision_depth += fixed
+        self.block(stmt.body)
+        self.autocast_depth -= autocast
+        self.fixed_precision_depth -= fixed
+
+    def autocast_kind(self, expr: ast.AST) -> str | None:
+        if not isinstance(expr, ast.Call):
+            return None
+        qualname = self.qualify(expr.func) or ""
+        if qualname in AUTOCAST_FUNCS or (
+            qualname.startswith("torch") and qualname.endswith(".autocast")
+        ):
+            return "disabled" if is_literal_false(keyword(expr, "enabled")) else "enabled"
+        return None
+
+    def assign(self, target: ast.AST, value: Value, value_node: ast.AST | None) -> None:
+        if isinstance(target, ast.Name):
+            if value.tracked and not value.is_act and target.id in self.param_names:
+                for record in value.factories:
+                    record.parameter_default = True
+            if (
+                value.tracked
+                and not value.is_act
+                and target.id in self.param_names
+                and is_integer_name(target.id)
+            ):
+                # `if pixel_mask is None: pixel_mask = torch.ones(...)`: a default for a mask or
+                # index parameter, not a float tensor that meets activations.
+                value = Value(INT)
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self.unpack(target.elts, value, value_node)
+        elif isinstance(target, ast.Starred):
+            self.assign(
+                target.value,
+                Value(
+                    value.flags | SEQUENCE,
+                    value.factories,
+                    value.int_factories,
+                    value.cameras,
+                    value.fixed,
+                ),
+                None,
+            )
+        elif isinstance(target, ast.Attribute):
+            self.eval(target.value)
+            key = dotted_name(target)
+            if key and key.startswith("self."):
+                self.env[key] = value
+        elif isinstance(target, ast.Subscript):
+            container = self.eval(target.value)
+            index = self.eval(target.slice)
+            for record in index.int_factories:
+                record.used_as_index = True
+            if constant_string(target.slice) is None:  # `d["key"] = v` stores in a dict
+                self.meet([(target.value, container), (value_node, value)], target, "index")
+
+    def unpack(self, targets: list[ast.expr], value: Value, value_node: ast.AST | None) -> None:
+        items = value.items
+        node_items = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) else None
+        starred = any(isinstance(t, ast.Starred) for t in targets)
+        for index, target in enumerate(targets):
+            if items is not None and not starred and len(items) == len(targets):
+                item = items[index]
+                item_node = (
+                    node_items[index] if node_items and len(node_items) == len(targets) else None
+                )
+            else:
+                item, item_node = element_of(value), None
+            self.assign(target, item, item_node)
+
+    def aug_assign(self, stmt: ast.AugAssign) -> None:
+        current = self.eval(stmt.target)
+        value = self.eval(stmt.value)
+        kind = "matmul" if isinstance(stmt.op, ast.MatMult) else "arith"
+        result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind)
+        if isinstance(stmt.target, ast.Name):
+            # In-place arithmetic keeps the left operand's dtype.
+            self.env[stmt.target.id] = current if current.tracked or current.is_act else result
+        elif isinstance(stmt.target, ast.Subscript):
+            self.eval(stmt.target.slice)
+
+    def iteration_value(self, iter_node: ast.AST, iterable: Value) -> Value:
+        if isinstance(iter_node, ast.Call):
+            name = self.qualify(iter_node.func) or (
+                iter_node.func.id if isinstance(iter_node.func, ast.Name) else ""
+            )
+            if name == "range":
+                return Value(PY_NUMBER)
+            if name == "enumerate" and iter_node.args:
+                return Value(
+                    SEQUENCE, items=(Value(PY_NUMBER), element_of(self.eval(iter_node.args[0])))
+                )
+            if name == "zip":
+                return Value(
+                    SEQUENCE, items=tuple(element_of(self.eval(a)) for a in iter_node.args)
+                )
+        return element_of(iterable)
+
+    def mark_indices(
+        self,
+        args: Iterable[tuple[ast.AST, Value]],
+        node: ast.AST | None = None,
+        data: Sequence[tuple[ast.AST | None, Value]] = (),
+    ) -> None:
+        """Index and mask arguments: int factories there must stay integer; a module's plain
+        tensor used as the mask of an activation still meets it (`.cuda()` skips it)."""
+        acts = [(n, v) for n, v in data if v.is_act]
+        for _, value in args:
+            for record in value.int_factories:
+                record.used_as_index = True
+            if acts and node is not None and self.info.is_tensor_taking:
+                for record in value.factories | value.int_factories:
+                    if record.origin == "attribute":
+                        meet = Meet(
+                            node, "mask", acts[0][0], self.act_names(acts), self.in_autocast
+                        )
+                        record.meets.append(meet)
+
+    def meet(
+        self,
+        operands: list[tuple[ast.AST | None, Value]],
+        node: ast.AST,
+        kind: str,
+        keep_left: bool = False,
+    ) -> Value:
+        """Record tracked values meeting activations, and return the combined value."""
+        tracked = [(i, v) for i, (_, v) in enumerate(operands) if v.tracked]
+        for index, value in tracked if self.info.is_tensor_taking else ():
+            # `if bias is None: bias = torch.zeros(...)` joins an activation and a factory: the
+            # factory path still meets the *other* operands' activations.
+            if value.is_act and not any(r.parameter_default for r in value.factories):
+                continue
+            acts = [(n, v) for i, (n, v) in enumerate(operands) if v.is_act and i != index]
+            if not acts:
+                continue
+            meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast)
+            for record in value.factories:
+                if value.is_act and not record.parameter_default:
+                    continue
+                record.meets.append(meet)
+            for record in value.int_factories:
+                if meet.strict or (record.int_literal_vector and kind in ("arith", "cat", "index")):
+                    record.meets.append(meet)
+        if keep_left and operands:
+            return operands[0][1]
+        return join(v for _, v in operands)
+
+    def act_names(self, acts: list[tuple[ast.AST | None, Value]]) -> tuple[str, ...]:
+        """Names holding activations inside the activation operands, in source order."""
+        names: list[str] = []
+        for node, _ in acts:
+            if node is None:
+                continue
+            for sub in names_in_order(node):
+                if sub in names:
+                    continue
+                value = (
+                    self.env.get(sub)
+                    if not sub.startswith("self.")
+                    else self.self_attribute(sub[5:])
+                )
+                if value is not None and value.is_act and not value.alias:
+                    names.append(sub)
+        return tuple(names)
+
+    def record_return(self, node: ast.expr, value: Value) -> None:
+        values = value.items if value.items is not None else (value,)
+        for item in values:
+            if item.tracked and not item.is_act:
+                meet = Meet(node, "return", None, (), self.in_autocast)
+                for record in item.factories:
+                    record.meets.append(meet)
+
+    def matmul_operands_check(
+        self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]
+    ) -> None:
+        """Record matmul operands facing an activation (DTL002/DTL003 read these)."""
+        if not self.info.is_tensor_taking:
+            return
+        for index, (operand, value) in enumerate(operands):
+            if operand is None or value.is_act:
+                continue
+            if not (value.is_camera or value.flags & FIXED):
+                continue
+            # An operand that is an activation on one path and upcast on another is no clear side.
+            others = [
+                (n, v)
+                for i, (n, v) in enumerate(operands)
+                if i != index and v.is_act and not v.flags & FIXED and n is not None
+            ]
+            if not others:
+                continue
+            other_node = others[0][0]
+            self.module.matmul_operands.append(
+                MatmulOperand(
+                    operand=operand,
+                    value=value,
+                    op_node=node,
+                    op_name=op_name,
+                    other_operand=other_node,  # type: ignore[arg-type]
+                    other_names=self.act_names(others),
+                    function=self.info,
+                    autocast=self.autocast_depth > 0 or self.info.autocast,
+                    fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
+                )
+            )

@@ -1,0 +1,384 @@
+"""Module-level facts (imports, classes, attributes) and the driver that walks every function."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator, Sequence
+
+from dtypelint.analysis.flow import FunctionFlow
+from dtypelint.analysis.roles import FunctionScan
+from dtypelint.analysis.syntax import (
+    canonical,
+    child_blocks,
+    class_definitions,
+    constant_string,
+    dotted_name,
+    import_aliases,
+    is_plain_chain,
+    is_self_attribute,
+    keyword,
+)
+from dtypelint.analysis.values import (
+    ClassInfo,
+    FactoryCall,
+    FixedCast,
+    FunctionInfo,
+    MatmulOperand,
+    Summary,
+    Value,
+)
+from dtypelint.analysis.vocabulary import (
+    DEFAULT_CAMERA_NAMES,
+    FACTORIES,
+    INT_DTYPES,
+    INT_METHODS,
+    TENSOR_BUILDERS,
+    CameraNames,
+)
+from dtypelint.source import SourceText
+
+
+class ModuleAnalysis:
+    """Everything the rules need to know about one file, computed once."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        source: SourceText,
+        filename: str,
+        camera_names: Iterable[str] = DEFAULT_CAMERA_NAMES,
+    ) -> None:
+        self.tree = tree
+        self.source = source
+        self.filename = filename
+        self.camera_names = CameraNames(camera_names)
+        self.aliases: dict[str, str] = {}
+        self._scans: dict[int, FunctionScan] = {}
+        self.classes: dict[str, ClassInfo] = {}
+        self.functions: list[FunctionInfo] = []
+        self.factory_calls: list[FactoryCall] = []
+        self.matmul_operands: list[MatmulOperand] = []
+        self.fixed_casts: list[FixedCast] = []
+        self._collect_module_facts()
+        self._analyze_functions()
+
+    # -- module facts -------------------------------------------------------------------------
+
+    def _collect_module_facts(self) -> None:
+        shadowed: set[str] = set()
+        for stmt in self._module_statements(self.tree.body):
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                for local, qualname in import_aliases(stmt):
+                    self.aliases[local] = qualname
+                    shadowed.discard(local)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    for node in ast.walk(target):
+                        if isinstance(node, ast.Name):
+                            shadowed.add(node.id)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                shadowed.add(stmt.name)
+        for name in shadowed:
+            self.aliases.pop(name, None)
+        for node in class_definitions(self.tree.body):
+            self.classes[node.name] = self._class_info(node)
+        self._resolve_module_classes()
+
+    @staticmethod
+    def _module_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+        """Module-level statements, looking into `if`/`try` blocks (guarded imports)."""
+        for stmt in body:
+            yield stmt
+            if isinstance(stmt, ast.If):
+                yield from ModuleAnalysis._module_statements(stmt.body)
+                yield from ModuleAnalysis._module_statements(stmt.orelse)
+            elif isinstance(stmt, ast.Try):
+                for block in (stmt.body, stmt.orelse, stmt.finalbody):
+                    yield from ModuleAnalysis._module_statements(block)
+                for handler in stmt.handlers:
+                    yield from ModuleAnalysis._module_statements(handler.body)
+
+    def qualify(self, node: ast.AST, local: dict[str, Value] | None = None) -> str | None:
+        """The canonical qualified name of a dotted expression (`th.nn.functional.linear`)."""
+        name = dotted_name(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        if local is not None and head in local:
+            qualname = local[head].alias
+        else:
+            qualname = self.aliases.get(head)
+        if qualname is None:
+            return None
+        return canonical(f"{qualname}.{rest}" if rest else qualname)
+
+    def _class_info(self, node: ast.ClassDef) -> ClassInfo:
+        info = ClassInfo(node.name, node, is_module=False)
+        info.bases = [self.qualify(base) or dotted_name(base) or "" for base in node.bases]
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                info.methods.add(stmt.name)
+                info.method_nodes[stmt.name] = stmt
+                self._collect_attributes(stmt, info)
+        return info
+
+    def scan(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> FunctionScan:
+        """One generic walk of a function, shared by class facts and the flow (cached)."""
+        scan = self._scans.get(id(func))
+        if scan is None:
+            scan = self._scans[id(func)] = FunctionScan.of(func, self)
+        return scan
+
+    def _collect_attributes(
+        self, method: ast.FunctionDef | ast.AsyncFunctionDef, info: ClassInfo
+    ) -> None:
+        for node in self.scan(method).self_facts:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if is_self_attribute(target):
+                        self._classify_attribute(target.attr, node.value, info, method.name, node)  # type: ignore[attr-defined]
+            elif isinstance(node, ast.AnnAssign) and node.value and is_self_attribute(node.target):
+                self._classify_attribute(node.target.attr, node.value, info, method.name, node)  # type: ignore[attr-defined]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                registrar = node.func.attr
+                if registrar in ("register_buffer", "register_parameter") and node.args:
+                    name = constant_string(node.args[0])
+                    if name:
+                        (info.buffers if registrar == "register_buffer" else info.parameters).add(
+                            name
+                        )
+                        info.plain_attrs.pop(name, None)
+                        info.tensor_attrs.pop(name, None)
+                elif registrar in ("add_module", "register_module") and node.args:
+                    name = constant_string(node.args[0])
+                    if name:
+                        info.submodules.add(name)
+
+    def _classify_attribute(
+        self, attr: str, value: ast.AST, info: ClassInfo, method: str, stmt: ast.stmt
+    ) -> None:
+        if method == "__init__":
+            info.init_assignments[attr] = info.init_assignments.get(attr, 0) + 1
+        if attr in info.buffers or attr in info.parameters:
+            return
+        if method == "__init__":
+            kind = self._tensor_kind(value, self._init_locals(info))
+            if kind is not None:
+                info.tensor_attrs.setdefault(attr, (stmt, kind == "int"))
+                info.plain_attrs.setdefault(attr, value)
+                return
+            if isinstance(value, ast.Call) and (self.qualify(value.func) or "").startswith(
+                "numpy."
+            ):
+                info.numpy_attrs.add(attr)
+        if isinstance(value, ast.Call):
+            qualname = self.qualify(value.func) or dotted_name(value.func) or ""
+            last = qualname.rsplit(".", 1)[-1]
+            if (
+                qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+                or last == "Parameter"
+            ):
+                info.parameters.add(attr)
+                return
+            if (qualname.startswith("torch.nn.") or not qualname.startswith("torch.")) and last[
+                :1
+            ].isupper():
+                info.submodules.add(attr)
+                return
+        if method == "__init__" or attr not in info.plain_attrs:
+            info.plain_attrs.setdefault(attr, value)
+
+    def _tensor_kind(
+        self, value: ast.AST, local: dict[str, ast.AST] | None = None, depth: int = 0
+    ) -> str | None:
+        """float | int when `value` builds a tensor with torch (for plain `self.x = ...`).
+
+        `local` maps the method's local names to what they were last assigned (`pe = torch.zeros
+        (...)` then `self.pe = pe.unsqueeze(0)`).
+        """
+        makes_tensor = False
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call):
+                qualname = self.qualify(node.func) or ""
+                short = qualname.rsplit(".", 1)[-1]
+                if qualname.startswith("torch.nn.") and short[:1].isupper():
+                    return None  # a module or an nn.Parameter
+                if qualname.startswith("torch.") and (
+                    short in FACTORIES or short in TENSOR_BUILDERS
+                ):
+                    makes_tensor = True
+            elif (
+                isinstance(node, ast.Name)
+                and local
+                and node.id in local
+                and depth < 3
+                and is_plain_chain(value, node.id)
+            ):
+                # `self.pe = pe.unsqueeze(0)`; not `self.off = size / 2 + rng[0]` (a 0-dim element)
+                origin = self._tensor_kind(local[node.id], local, depth + 1)
+                if origin is not None:
+                    return origin
+        if not makes_tensor:
+            return None
+        return "int" if self._integer_expression(value) else "float"
+
+    def _init_locals(self, info: ClassInfo) -> dict[str, ast.AST]:
+        """Local names of the class's __init__ and the value each was first assigned."""
+        method = info.method_nodes.get("__init__")
+        if method is None:
+            return {}
+        cached = getattr(info, "_init_locals", None)
+        if cached is None:
+            cached = {}
+            for node in ast.walk(method):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                ):
+                    cached.setdefault(node.targets[0].id, node.value)
+            info._init_locals = cached  # type: ignore[attr-defined]
+        return cached
+
+    def _integer_expression(self, value: ast.AST) -> bool:
+        node = value
+        while isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr in INT_METHODS | {"bool"}:
+                return True
+            dtype = keyword(node, "dtype")
+            if dtype is not None:
+                return (self.qualify(dtype) or "") in INT_DTYPES
+            qualname = self.qualify(node.func) or ""
+            short = qualname.rsplit(".", 1)[-1]
+            if qualname.startswith("torch."):
+                if short in ("randint", "randperm"):
+                    return True
+                if short == "arange":
+                    return not any(
+                        isinstance(c, ast.Constant) and isinstance(c.value, float)
+                        for c in ast.walk(node)
+                    )
+                if short in ("tensor", "as_tensor") and node.args:
+                    constants = [
+                        c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant)
+                    ]
+                    return bool(constants) and all(isinstance(c, int) for c in constants)
+                return False
+            if isinstance(node.func, ast.Attribute):
+                node = node.func.value
+            else:
+                return False
+        return False
+
+    def _resolve_module_classes(self) -> None:
+        def is_module(info: ClassInfo, seen: set[str]) -> bool:
+            for base in info.bases:
+                if base.startswith("torch.nn.") or base.rsplit(".", 1)[-1].endswith("Module"):
+                    return True
+                local = self.classes.get(base.rsplit(".", 1)[-1])
+                if local and local.name not in seen and is_module(local, seen | {local.name}):
+                    return True
+            # A class with a `forward` and a base class is a model in PyTorch code.
+            return "forward" in info.methods and any(b and b != "object" for b in info.bases)
+
+        for info in self.classes.values():
+            info.is_module = is_module(info, {info.name})
+        for info in self.classes.values():  # inherit attribute kinds from in-file bases
+            for base in info.bases:
+                parent = self.classes.get(base.rsplit(".", 1)[-1])
+                if parent and parent is not info:
+                    info.submodules |= parent.submodules
+                    info.parameters |= parent.parameters
+                    info.buffers |= parent.buffers
+                    info.methods |= parent.methods
+                    for name, method in parent.method_nodes.items():
+                        info.method_nodes.setdefault(name, method)
+                    for key, tensor_attr in parent.tensor_attrs.items():
+                        info.tensor_attrs.setdefault(key, tensor_attr)
+                    info.numpy_attrs |= parent.numpy_attrs
+                    for key, val in parent.plain_attrs.items():
+                        info.plain_attrs.setdefault(key, val)
+
+    # -- functions ----------------------------------------------------------------------------
+
+    def _analyze_functions(self) -> None:
+        """Walk every function; walk again while helper summaries teach callers something new.
+
+        Summaries are per function and per file: a helper returning a camera value or a NumPy
+        tensor gives that provenance to its callers' results, and a helper called with a camera
+        argument sees that parameter as a camera parameter. Most files settle in one walk.
+        """
+        self.local_functions = {
+            stmt.name: stmt
+            for stmt in self.tree.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        self.summaries: dict[int, Summary] = {}
+        self.forced_cameras: dict[int, frozenset[str]] = {}
+        for _ in range(3):
+            self.functions, self.factory_calls, self.matmul_operands, self.fixed_casts = (
+                [],
+                [],
+                [],
+                [],
+            )
+            self.attribute_records: dict[tuple[str, str], FactoryCall] = {}
+            self.new_summaries: dict[int, Summary] = {}
+            self.camera_args: dict[int, set[str]] = {}
+            self.act_args: dict[int, set[str]] = {}
+            self._walk_definitions(self.tree.body, None, None, "")
+            summaries = {
+                key: value for key, value in self.new_summaries.items() if value.interesting
+            }
+            forced = {
+                key: frozenset(names - self.act_args.get(key, set()))
+                for key, names in self.camera_args.items()
+                if names - self.act_args.get(key, set())
+            }
+            if summaries == self.summaries and forced == self.forced_cameras:
+                break
+            self.summaries, self.forced_cameras = summaries, forced
+
+    def attribute_record(self, cls: ClassInfo, attr: str) -> FactoryCall:
+        """The one record for a plain tensor attribute of a module, shared by all its methods."""
+        key = (cls.name, attr)
+        record = self.attribute_records.get(key)
+        if record is None:
+            stmt, integer = cls.tensor_attrs[attr]
+            record = FactoryCall(
+                node=stmt,
+                func_text=f"self.{attr}",
+                factory="attribute",
+                integer=integer,
+                function=None,
+                bound_act_names=frozenset(),
+                device_source=None,
+                origin="attribute",
+                attribute=attr,
+            )
+            self.attribute_records[key] = record
+        return record
+
+    def _walk_definitions(
+        self,
+        body: Sequence[ast.stmt],
+        cls: ClassInfo | None,
+        closure: dict[str, Value] | None,
+        prefix: str,
+    ) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                FunctionFlow(self, stmt, cls, closure, prefix).run()
+            elif isinstance(stmt, ast.ClassDef):
+                self._walk_definitions(
+                    stmt.body, self.classes.get(stmt.name), None, f"{prefix}{stmt.name}."
+                )
+            elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                for block in child_blocks(stmt):
+                    self._walk_definitions(block, cls, closure, prefix)
+
+    # -- queries for rules ----------------------------------------------------------------------
+
+    def text(self, node: ast.AST) -> str:
+        return self.source.segment(node)

@@ -1,0 +1,313 @@
+"""Calls of torch functions: factories, matmuls, casts."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from dtypelint.analysis.syntax import expression_root_name, has_star_kwargs, is_empty_shape, keyword
+from dtypelint.analysis.values import (
+    ACT,
+    BOOL,
+    CAMERA,
+    DEVICE,
+    EMPTY,
+    FIXED,
+    INT,
+    MODULE,
+    NUMPY,
+    PY_FLOAT,
+    PY_NUMBER,
+    SEQUENCE,
+    TENSORISH,
+    ZERO_DIM,
+    FactoryCall,
+    Value,
+    join,
+    literal_kind,
+    literal_leaves,
+)
+from dtypelint.analysis.vocabulary import (
+    AUTOCAST_FUNCS,
+    BOOL_TORCH_FUNCS,
+    FACTORIES,
+    INDEX_ARGS,
+    INT_TORCH_FUNCS,
+    LIKE_FACTORIES,
+    MATMUL_FUNCS,
+    NON_TENSOR_TORCH_FUNCS,
+    STRICT_FUNCS,
+    TENSOR_KEYWORDS,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+class TorchCallEvaluation:
+    """Calls of torch functions and factories (part of `FunctionFlow`)."""
+
+    def torch_call(self, node: ast.Call, qualname: str) -> Value:
+        short = qualname.rsplit(".", 1)[-1]
+        if qualname in NON_TENSOR_TORCH_FUNCS or qualname.startswith(
+            ("torch.cuda.", "torch.backends.", "torch.distributed.")
+        ):
+            self.eval_args(node)
+            return Value(DEVICE) if qualname == "torch.device" else EMPTY
+        if qualname in AUTOCAST_FUNCS:
+            self.eval_args(node)
+            return EMPTY
+        if (
+            qualname.startswith("torch.nn.")
+            and not qualname.startswith("torch.nn.functional.")
+            and short[:1].isupper()
+        ):
+            self.eval_args(node)
+            return EMPTY if short in ("Parameter",) else Value(MODULE)
+        if qualname.count(".") == 1 and short in FACTORIES:
+            return self.factory_call(node, qualname, short)
+        if short in LIKE_FACTORIES:
+            args = self.eval_args(node)
+            dtype = keyword(node, "dtype")
+            if dtype is not None:
+                return self.dtype_value(dtype, self.eval(dtype))
+            like = args[0][1] if args else EMPTY
+            return Value(
+                like.flags & (ACT | CAMERA | FIXED | INT | BOOL),
+                cameras=like.cameras,
+                fixed=like.fixed,
+            )
+        if qualname == "torch.from_numpy":
+            args = self.eval_args(node)
+            data = args[0][1] if args else EMPTY
+            if data.flags & FIXED and not data.flags & CAMERA:
+                return EMPTY  # an array given its dtype on purpose (`dtype=np.float32`)
+            record = self.new_factory(node, short, integer=False)
+            record.origin = "numpy"
+            # A camera array stays a camera (DTL002 at the matmul) and is NumPy-made (DTL004).
+            return Value(data.flags & CAMERA, factories=frozenset({record}), cameras=data.cameras)
+        args = [(arg, self.eval(arg)) for arg in node.args]
+        kwargs = [(kw.arg, kw.value, self.eval(kw.value)) for kw in node.keywords]
+        if qualname in INT_TORCH_FUNCS:
+            return Value(INT)
+        if qualname in BOOL_TORCH_FUNCS:
+            return Value(BOOL)
+        if qualname in MATMUL_FUNCS:
+            operands = self.matmul_operand_list(qualname, node, args)
+            self.matmul_operands_check(node, qualname, operands)
+            return self.meet(operands, node, "matmul")
+        index_positions = INDEX_ARGS.get(short, ())
+        self.mark_indices(
+            [a for i, a in enumerate(args) if i in index_positions],
+            node,
+            [a for i, a in enumerate(args) if i not in index_positions],
+        )
+        operands: list[tuple[ast.AST | None, Value]] = []
+        for position, (arg, value) in enumerate(args):
+            if position in index_positions:
+                continue
+            if value.items is not None and isinstance(arg, (ast.List, ast.Tuple)):
+                operands.extend(zip(arg.elts, value.items))
+            else:
+                operands.append((arg, value))
+        operands += [(v, val) for k, v, val in kwargs if k in TENSOR_KEYWORDS]
+        tensor_operands = [o for o in operands if o[1].flags & TENSORISH or o[1].tracked]
+        dtype_kw = next(((v, val) for k, v, val in kwargs if k == "dtype"), None)
+        if dtype_kw is not None:
+            return self.dtype_value(*dtype_kw)
+        if len(tensor_operands) >= 2:
+            kind = (
+                "strict"
+                if qualname in STRICT_FUNCS
+                else (
+                    "cat"
+                    if short
+                    in ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack")
+                    else "arith"
+                )
+            )
+            if short in ("maximum", "minimum", "eq", "ne", "lt", "gt", "le", "ge"):
+                kind = "compare" if short in ("eq", "ne", "lt", "gt", "le", "ge") else kind
+            result = self.meet(tensor_operands, node, kind)
+            return Value(BOOL) if kind == "compare" else result
+        if qualname.startswith("torch.nn.functional.") and tensor_operands:
+            # F.* with a module's weights or on an activation: the result is an activation.
+            return join(v for _, v in tensor_operands)
+        if tensor_operands:
+            value = tensor_operands[0][1]
+            if short in (
+                "unbind",
+                "chunk",
+                "split",
+                "tensor_split",
+                "meshgrid",
+                "broadcast_tensors",
+            ):
+                return Value(
+                    value.flags | SEQUENCE,
+                    value.factories,
+                    value.int_factories,
+                    value.cameras,
+                    value.fixed,
+                )
+            if (
+                short in ("max", "min", "sort", "topk", "kthvalue", "median", "mode")
+                and len(node.args) + len(node.keywords) > 1
+            ):
+                return Value(SEQUENCE, items=(replace(value, items=None), Value(INT)))
+            return (
+                replace(value, flags=value.flags & ~SEQUENCE, items=None)
+                if value.items is not None
+                else value
+            )
+        if any(v.is_act for _, v in args):
+            return Value(ACT)
+        return EMPTY
+
+    @staticmethod
+    def matmul_operand_list(
+        qualname: str, node: ast.Call, args: list[tuple[ast.expr, Value]]
+    ) -> list[tuple[ast.AST | None, Value]]:
+        if qualname.endswith("einsum"):
+            rest = args[1:]
+            if (
+                len(rest) == 1
+                and rest[0][1].items is not None
+                and isinstance(rest[0][0], (ast.List, ast.Tuple))
+            ):
+                return list(zip(rest[0][0].elts, rest[0][1].items))
+            return list(rest)
+        if (
+            qualname.endswith("multi_dot")
+            and args
+            and args[0][1].items is not None
+            and isinstance(args[0][0], (ast.List, ast.Tuple))
+        ):
+            return list(zip(args[0][0].elts, args[0][1].items))
+        return [a for a in args if a[1].flags & TENSORISH or a[1].tracked or a[1] is EMPTY]
+
+    def factory_call(self, node: ast.Call, qualname: str, short: str) -> Value:
+        args = self.eval_args(node)
+        dtype = keyword(node, "dtype")
+        if dtype is not None:
+            return self.dtype_value(dtype, self.eval(dtype)) or EMPTY
+        if has_star_kwargs(node):
+            return EMPTY  # `**factory_kwargs` may well carry the dtype
+        kind = self.factory_kind(node, short, args)
+        if kind == "zero_dim":
+            return Value(ZERO_DIM)
+        if kind == "copy":
+            data = args[0][1]
+            return Value(
+                data.flags & (ACT | CAMERA | INT | BOOL | FIXED),
+                cameras=data.cameras,
+                fixed=data.fixed,
+            )
+        if kind == "numpy":
+            record = self.new_factory(node, short, integer=False)
+            record.origin = "numpy"
+            return Value(0, factories=frozenset({record}))
+        if kind is None:
+            return EMPTY
+        record = self.new_factory(node, short, integer=(kind == "int"))
+        if kind == "int" and short in ("tensor", "as_tensor"):
+            data = node.args[0] if node.args else None
+            record.int_literal_vector = isinstance(data, (ast.List, ast.Tuple)) and all(
+                isinstance(leaf, ast.Constant)
+                or (isinstance(leaf, ast.UnaryOp) and isinstance(leaf.operand, ast.Constant))
+                for leaf, _ in literal_leaves(data, EMPTY)
+            )
+        if kind == "int":
+            return Value(INT, int_factories=frozenset({record}))
+        return Value(0, factories=frozenset({record}))
+
+    def bound_act_names(self) -> frozenset[str]:
+        bound = frozenset(
+            name for name, value in self.env.items() if value.is_act and not value.alias
+        )
+        return bound | frozenset(self.info.tensor_params)
+
+    def new_factory(self, node: ast.Call, short: str, integer: bool) -> FactoryCall:
+        device = keyword(node, "device")
+        device_source = None
+        if device is not None:
+            if (
+                isinstance(device, ast.Attribute)
+                and device.attr == "device"
+                and self.eval(device.value).is_act
+            ):
+                device_source = expression_root_name(device.value)
+            else:
+                device_source = self.eval(device).device_of
+        record = FactoryCall(
+            node=node,
+            func_text=self.module.text(node.func),
+            factory=short,
+            integer=integer,
+            function=self.info,
+            bound_act_names=self.bound_act_names(),
+            device_source=device_source,
+        )
+        self.record_once(node, self.module.factory_calls, record)
+        return record
+
+    def factory_kind(
+        self, node: ast.Call, short: str, args: list[tuple[ast.expr, Value]]
+    ) -> str | None:
+        """float | int | zero_dim | copy | numpy | None (unknown: do not track)."""
+        positional = node.args
+        if short in ("tensor", "as_tensor"):
+            data_node = positional[0] if positional else keyword(node, "data")
+            if data_node is None:
+                return None
+            data = self.eval(data_node)
+            if data.flags & NUMPY:
+                return None if data.flags & FIXED else "numpy"
+            if data.flags & (ACT | CAMERA | FIXED) or (
+                data.flags & (INT | BOOL) and not data.flags & SEQUENCE
+            ):
+                return "copy"
+            if isinstance(data_node, (ast.List, ast.Tuple, ast.ListComp)):
+                return literal_kind(data_node, data)
+            if data.flags & SEQUENCE and data.flags & PY_NUMBER and not data.flags & TENSORISH:
+                return "float" if data.flags & PY_FLOAT else "int"
+            if data.flags & PY_NUMBER and not data.flags & SEQUENCE:
+                return "zero_dim"
+            if isinstance(data_node, (ast.Constant, ast.UnaryOp, ast.BinOp)):
+                return "zero_dim"
+            return None  # a name we cannot see into: a scalar as often as a list
+        if short in ("zeros", "ones", "empty", "rand", "randn", "full"):
+            size = positional[0] if positional else keyword(node, "size")
+            if size is None or (is_empty_shape(size) and (short == "full" or len(positional) == 1)):
+                return "zero_dim"
+            if short == "full":
+                fill = positional[1] if len(positional) > 1 else keyword(node, "fill_value")
+                if fill is None:
+                    return None
+                if isinstance(fill, ast.Constant) and isinstance(fill.value, bool):
+                    return None
+                fill_value = self.eval(fill)
+                if isinstance(fill, ast.Constant) and isinstance(fill.value, int):
+                    return "int"
+                if (
+                    isinstance(fill, ast.UnaryOp)
+                    and isinstance(fill.operand, ast.Constant)
+                    and isinstance(fill.operand.value, int)
+                ):
+                    return "int"
+                if fill_value.flags & PY_FLOAT or (
+                    isinstance(fill, ast.Constant) and isinstance(fill.value, float)
+                ):
+                    return "float"
+                return None  # a token id as often as a float: do not guess
+            return "float"
+        if short == "arange":
+            values = [v for _, v in args[: len(positional)]]
+            floats = any(v.flags & PY_FLOAT for v in values) or any(
+                isinstance(a, ast.Constant) and isinstance(a.value, float) for a in positional
+            )
+            return "float" if floats else "int"
+        if short in ("eye", "linspace", "logspace"):
+            return "float"
+        return None

@@ -1,0 +1,356 @@
+"""Values and events: what an expression holds (roles as flags) and what the rules read."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+
+ACT = 1  # an activation: the run's dtype (bf16 in a bf16 run)
+
+
+CAMERA = 2  # a camera parameter, uncast: the dataset's dtype
+
+
+INT = 4  # an integer tensor (indices, counts)
+
+
+BOOL = 8  # a bool tensor (mask)
+
+
+FIXED = 16  # cast explicitly to a fixed floating dtype (.float(), .half(), .to(torch.float32))
+
+
+ZERO_DIM = 32  # a 0-dim tensor: type promotion treats it like a Python scalar
+
+
+PY_NUMBER = 64  # a Python int or float
+
+
+PY_FLOAT = 128  # a Python float (turns int tensors into float32 ones)
+
+
+MODULE = 256  # an nn.Module (calling it produces activations)
+
+
+TENSOR_DICT = 512  # a dict/namespace of activation tensors (`batch`)
+
+
+DEVICE = 1024  # a torch.device
+
+
+DTYPE_OF_ACT = 2048  # a dtype equal to the activations' (`x.dtype`, `self.dtype`)
+
+
+DTYPE_OF_FIXED = 16384  # the dtype of a value cast to a fixed dtype (its casts in `fixed`)
+
+
+NUMPY = 4096  # a NumPy array (float64 by default)
+
+
+SEQUENCE = 8192  # a Python list/tuple whose items have the value's other properties
+
+
+TENSORISH = ACT | CAMERA | INT | BOOL | FIXED | ZERO_DIM
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    qualname: str
+    is_tensor_taking: bool
+    tensor_params: list[str]  # activation parameters, in signature order
+    camera_params: list[str]
+    is_forward: bool
+    fixed_precision: bool  # custom_fwd(cast_inputs=...) or autocast(enabled=False) decorator
+    autocast: bool  # decorated with autocast()
+
+
+@dataclass(eq=False)
+class Meet:
+    """A place where a tracked value meets an activation."""
+
+    node: ast.AST  # the meeting operation
+    kind: (
+        str  # "matmul", "strict", "arith", "compare", "cat", "index", "inplace", "module", "return"
+    )
+    act_operand: ast.AST | None  # the activation side, if there is an expression for it
+    act_names: tuple[str, ...]  # activation names in that operand (dtype sources), in order
+    autocast: bool  # inside an enabled autocast region
+
+    @property
+    def strict(self) -> bool:
+        return self.kind in ("matmul", "strict")
+
+    @property
+    def matmul(self) -> bool:
+        return self.kind == "matmul"
+
+
+@dataclass(eq=False)
+class FactoryCall:
+    """A tensor made in a fixed default dtype whose meetings with activations we follow.
+
+    `origin` says how it was made: "factory" (`torch.zeros(...)` without dtype: DTL001),
+    "numpy" (`torch.from_numpy(a)`, `torch.tensor(np_array)`: DTL004), "helper" (a call of a local
+    function returning a NumPy-derived tensor: DTL004), "attribute" (`self.x = torch...` in a
+    module's `__init__`, not registered: DTL005).
+    """
+
+    node: ast.AST
+    func_text: str  # `torch.zeros`, `th.ones`, `zeros` as written
+    factory: str  # canonical name: zeros, ones, arange, from_numpy, ...
+    integer: bool  # int64 result (integer arange/tensor/full)
+    function: FunctionInfo | None
+    bound_act_names: frozenset[str]  # activation names bound where the call runs
+    device_source: str | None  # tensor whose `.device` the call uses
+    meets: list[Meet] = field(default_factory=list)
+    origin: str = "factory"
+    attribute: str | None = None  # for "attribute" origins: the attribute name
+    #: assigned to a parameter (`if bias is None: bias = torch.zeros(...)`): a default that still
+    #: meets activations when the branches join into "an activation or this factory"
+    parameter_default: bool = False
+    #: `torch.tensor([0, 1, 0])`: a vector of int literals, a float quantity written with ints
+    #: (the fix log's `y_global`). Unlike an index `arange`, it meets activations in arithmetic too.
+    int_literal_vector: bool = False
+
+    @property
+    def numpy_data(self) -> bool:
+        return self.origin in ("numpy", "helper")
+
+    became_float: bool = False  # an int64 result turned float32 (`torch.arange(n) / n`)
+    used_as_index: bool = False  # an int64 result used to index: a float dtype would break it
+
+    @property
+    def default_dtype(self) -> str:
+        return "int64" if self.integer and not self.became_float else "float32"
+
+
+@dataclass(eq=False)
+class FixedCast:
+    """An explicit cast to a fixed floating dtype (`x.float()`, `.to(torch.float16)`)."""
+
+    node: ast.AST
+    dtype: str
+    source_node: ast.AST  # the receiver that was cast
+    bound_act_names: frozenset[str] = frozenset()  # activation names bound where the cast runs
+
+
+@dataclass(eq=False)
+class MatmulOperand:
+    """An operand of the matmul family whose other side is an activation."""
+
+    operand: ast.AST
+    value: Value
+    op_node: ast.AST
+    op_name: str  # "torch.matmul", "@", ".bmm", ...
+    other_operand: ast.AST
+    other_names: tuple[str, ...]
+    function: FunctionInfo
+    autocast: bool
+    fixed_precision: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    flags: int = 0
+    factories: frozenset[FactoryCall] = frozenset()  # float32 factory origins still in this value
+    int_factories: frozenset[FactoryCall] = frozenset()  # int64 factory origins
+    cameras: tuple[str, ...] = ()  # descriptions of camera origins, e.g. 'batch["intrinsics"]'
+    fixed: frozenset[FixedCast] = frozenset()
+    items: tuple[Value, ...] | None = None  # tuple/list literal elements
+    device_of: str | None = None  # `device = x.device`
+    alias: str | None = None  # an imported module/function: its qualified name
+    qualname: str | None = None  # for attribute chains on aliases
+
+    def has(self, flag: int) -> bool:
+        return bool(self.flags & flag)
+
+    @property
+    def is_act(self) -> bool:
+        return bool(self.flags & ACT)
+
+    @property
+    def is_camera(self) -> bool:
+        return bool(self.flags & CAMERA) and not self.flags & ACT
+
+    @property
+    def tracked(self) -> bool:
+        return bool(self.factories or self.int_factories)
+
+
+EMPTY = Value()
+
+
+def join(values: Iterable[Value]) -> Value:
+    """The value of an operation combining `values` (before any dtype change it makes)."""
+    values = [v for v in values if v is not EMPTY]
+    if not values:
+        return EMPTY
+    if len(values) == 1:
+        return values[0]
+    flags = 0
+    factories: frozenset[FactoryCall] = frozenset()
+    int_factories: frozenset[FactoryCall] = frozenset()
+    fixed: frozenset[FixedCast] = frozenset()
+    cameras: list[str] = []
+    tensors = 0
+    cameras_only = True
+    for value in values:
+        flags |= value.flags
+        factories |= value.factories
+        int_factories |= value.int_factories
+        fixed |= value.fixed
+        if value.flags & TENSORISH or value.tracked:
+            tensors += 1
+            if not value.flags & CAMERA or value.flags & ACT:
+                cameras_only = False
+            cameras.extend(c for c in value.cameras if c not in cameras)
+    # Camera provenance survives only arithmetic among camera values (and scalars).
+    if not cameras_only or not tensors:
+        flags &= ~CAMERA
+        cameras = []
+    flags &= ~(SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT | DTYPE_OF_FIXED)
+    if (
+        flags & FIXED
+        and flags & ACT
+        and any(cast.dtype in ("float32", "float64") for cast in fixed)
+    ):
+        # An upcast value mixed with activations: type promotion makes the result the wider dtype.
+        return Value(FIXED, fixed=fixed)
+    if flags & TENSORISH or factories or int_factories:
+        flags &= ~(PY_NUMBER | PY_FLOAT)  # `x * 0.5` is a tensor, not a Python number
+    if flags & ACT:
+        # Mixed with an activation: the result is an activation (promoted); its origins have met.
+        return Value(flags & ~(FIXED | ZERO_DIM | INT | BOOL | CAMERA) | ACT)
+    return Value(flags, factories, int_factories, tuple(cameras), fixed)
+
+
+def union(a: Value, b: Value) -> Value:
+    """Either value (control-flow join), not an operation on both."""
+    if a == b:
+        return a
+    if a is EMPTY:
+        return b
+    if b is EMPTY:
+        return a
+    flags = a.flags | b.flags
+    cameras = a.cameras + tuple(c for c in b.cameras if c not in a.cameras)
+    if flags & ACT:
+        # One branch an activation: the name is a dtype source; keep tracked origins too.
+        flags &= ~CAMERA
+        cameras = ()
+    return Value(
+        flags,
+        a.factories | b.factories,
+        a.int_factories | b.int_factories,
+        cameras,
+        a.fixed | b.fixed,
+        items=a.items if a.items == b.items else None,
+        device_of=a.device_of or b.device_of,
+        alias=a.alias if a.alias == b.alias else None,
+    )
+
+
+def union_all(values: Iterable[Value]) -> Value:
+    result = EMPTY
+    for value in values:
+        result = union(result, value)
+    return result
+
+
+def element_of(value: Value) -> Value:
+    """An element of a sequence value (iteration, unpacking)."""
+    if value.items is not None:
+        return join(value.items)
+    if value.flags & PY_NUMBER and not value.flags & TENSORISH:
+        return Value(PY_NUMBER)
+    if value.flags & MODULE:
+        return Value(MODULE)
+    if value.flags & TENSOR_DICT:
+        return Value(ACT)
+    return replace(value, flags=value.flags & ~SEQUENCE, items=None)
+
+
+def number_list_value(node: ast.AST | None) -> Value | None:
+    """The value of a literal list/tuple of numbers (`(0.485, 0.456, 0.406)`), else None."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
+        return None
+    numbers = [e.operand if isinstance(e, ast.UnaryOp) else e for e in node.elts]
+    if not all(
+        isinstance(n, ast.Constant)
+        and isinstance(n.value, (int, float))
+        and not isinstance(n.value, bool)
+        for n in numbers
+    ):
+        return None
+    floats = any(isinstance(n.value, float) for n in numbers)  # type: ignore[attr-defined]
+    return Value(SEQUENCE | PY_NUMBER | (PY_FLOAT if floats else 0))
+
+
+def literal_kind(node: ast.AST, value: Value) -> str | None:
+    """float | int | None (a list of tensors: their dtype) for a literal given to torch.tensor()."""
+    if isinstance(node, ast.ListComp):
+        return "float"
+    saw_float = saw_int = saw_unknown = False
+    for leaf, leaf_value in literal_leaves(node, value):
+        number = leaf.operand if isinstance(leaf, ast.UnaryOp) else leaf
+        if isinstance(number, ast.Constant) and isinstance(number.value, (int, float)):
+            if isinstance(number.value, float):
+                saw_float = True
+            else:
+                saw_int = True
+        elif leaf_value.flags & (ACT | FIXED | CAMERA):
+            return None
+        elif leaf_value.flags & PY_FLOAT:
+            saw_float = True
+        elif leaf_value.flags & PY_NUMBER:
+            saw_int = True
+        else:
+            saw_unknown = True
+    if saw_float:
+        return "float"
+    if saw_int:
+        return "int"  # ints beside names we cannot see: `[1, merge, merge]`
+    return None if saw_unknown else "float"
+
+
+def literal_leaves(node: ast.AST, value: Value) -> Iterator[tuple[ast.AST, Value]]:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = (
+            value.items if value.items is not None and len(value.items) == len(node.elts) else None
+        )
+        for index, element in enumerate(node.elts):
+            yield from literal_leaves(element, items[index] if items else EMPTY)
+    else:
+        yield node, value
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    node: ast.ClassDef
+    is_module: bool
+    submodules: set[str] = field(default_factory=set)
+    parameters: set[str] = field(default_factory=set)  # nn.Parameter and buffers: module dtype
+    buffers: set[str] = field(default_factory=set)
+    plain_attrs: dict[str, ast.AST] = field(default_factory=dict)  # self.x = <value> in __init__
+    methods: set[str] = field(default_factory=set)
+    method_nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    bases: list[str] = field(default_factory=list)
+    #: plain tensors made in __init__ (`self.grid = torch.zeros(...)`): attr -> (statement, int64?)
+    tensor_attrs: dict[str, tuple[ast.stmt, bool]] = field(default_factory=dict)
+    numpy_attrs: set[str] = field(default_factory=set)
+    init_assignments: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a local function's return value carries, seen by its callers."""
+
+    cameras: tuple[str, ...] = ()
+    numpy: bool = False
+
+    @property
+    def interesting(self) -> bool:
+        return bool(self.cameras or self.numpy)

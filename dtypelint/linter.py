@@ -1,0 +1,245 @@
+"""Linting one source text: decode, parse, run the rules, apply `# noqa`.
+
+The layer below files (engine.py) and fixes (fixer.py): both import it, it imports neither.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import re
+import tokenize
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dtypelint.config import Config
+from dtypelint.diagnostics import Diagnostic, Location
+from dtypelint.rules import SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
+from dtypelint.source import SourceText
+
+if TYPE_CHECKING:
+    from dtypelint.rules.base import Rule
+
+RuleClasses = Sequence[type["Rule"]]
+
+
+class RuleError(RuntimeError):
+    """A rule raised; carries which rule and which file so one line can tell the user."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+@dataclass(frozen=True)
+class DecodedSource:
+    """A file's text exactly as stored (line endings kept) and how to write it back."""
+
+    text: str
+    encoding: str  # the codec to write with, e.g. "utf-8" or "iso-8859-1"
+    bom: bool = False
+
+
+def read_source(path: Path, filename: str | None = None) -> DecodedSource | Diagnostic:
+    """Read and decode `path`; a file that cannot be decoded is returned as a DTL000 finding.
+
+    Raises OSError when the file cannot be read at all.
+    """
+    return decode_source(Path(path).read_bytes(), str(path) if filename is None else filename)
+
+
+def decode_source(data: bytes, filename: str) -> DecodedSource | Diagnostic:
+    """Decode like Python does (BOM, PEP 263 coding cookie), without translating newlines."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        if "unknown encoding" in str(exc) or "encoding problem" in str(exc):
+            return _syntax_error_at(filename, f"SyntaxError: {exc}", Location(1, 1), None)
+        encoding = "utf-8"  # invalid utf-8 in the first lines: the decode below locates it
+    bom = encoding == "utf-8-sig"
+    codec = "utf-8" if bom else encoding
+    body = data[len(codecs.BOM_UTF8) :] if bom else data
+    try:
+        text = body.decode(codec)
+    except UnicodeDecodeError as exc:
+        before = SourceText(body[: exc.start].decode(codec, "replace"))
+        location = before.location_at(len(before.text))
+        return _syntax_error_at(filename, f"SyntaxError: (unicode error) {exc}", location, None)
+    return DecodedSource(text, codec, bom)
+
+
+def _syntax_error_at(
+    filename: str, message: str, location: Location, end: Location | None
+) -> Diagnostic:
+    return Diagnostic(
+        code=SYNTAX_ERROR_CODE,
+        name=SYNTAX_ERROR_NAME,
+        message=message,
+        filename=filename,
+        location=location,
+        end_location=end if end is not None and end > location else location,
+    )
+
+
+def syntax_error_diagnostic(exc: SyntaxError, source: SourceText, filename: str) -> Diagnostic:
+    """DTL000 at the parser's position (its offsets are 1-based characters for str input)."""
+    rows = len(source.line_starts)
+    if exc.lineno is None and "null bytes" in str(exc.msg):
+        location = source.location_at(max(source.text.find("\0"), 0))
+    else:
+        row = min(max(exc.lineno or 1, 1), rows)
+        column = min(max(exc.offset or 1, 1), len(source.line(row)) + 1)
+        location = Location(row, column)
+    end = None
+    if exc.end_lineno and exc.end_offset and exc.end_lineno <= rows:
+        end_column = min(exc.end_offset, len(source.line(exc.end_lineno)) + 1)
+        end = Location(exc.end_lineno, end_column)
+    message = f"{type(exc).__name__}: {exc.msg}"
+    return _syntax_error_at(filename, message, location, end)
+
+
+# ---------------------------------------------------------------------------------------------
+# Suppression comments
+
+#: A noqa directive, with or without codes (gate.py merges codes into one).
+NOQA_DIRECTIVE = re.compile(
+    r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
+_FILE_NOQA = re.compile(
+    r"#\s*dtypelint\s*:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
+    re.IGNORECASE,
+)
+_CODE_SPLIT = re.compile(r"[\s,]+")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _noqa_codes(match: re.Match[str]) -> frozenset[str] | None:
+    codes = match.group("codes")
+    return None if codes is None else frozenset(_CODE_SPLIT.split(codes.strip()))
+
+
+def file_noqa(source: SourceText) -> frozenset[str] | None:
+    """What `# dtypelint: noqa` in the file's first comment block silences.
+
+    None: the whole file; else the codes named (`# dtypelint: noqa: DTL001`), often none.
+    """
+    silenced: frozenset[str] = frozenset()
+    for line in _leading_lines(source.text):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        match = _FILE_NOQA.search(stripped)
+        if match:
+            codes = _noqa_codes(match)
+            if codes is None:
+                return None
+            silenced |= codes
+    return silenced
+
+
+def _leading_lines(text: str) -> Iterator[str]:
+    """Lines from the top, split lazily: only the header is ever looked at."""
+    position = 0
+    while position < len(text):
+        match = _LINE_END.search(text, position)
+        end = match.start() if match else len(text)
+        yield text[position:end]
+        position = match.end() if match else len(text)
+
+
+def line_silences(line: str, code: str) -> bool:
+    """Whether a `# noqa` comment on `line` silences `code` (codes compared exactly)."""
+    if "#" not in line:
+        return False
+    for match in NOQA_DIRECTIVE.finditer(line):
+        codes = _noqa_codes(match)
+        if codes is None or code in codes:
+            return True
+    return False
+
+
+def _drop_silenced(diagnostics: Iterable[Diagnostic], source: SourceText) -> list[Diagnostic]:
+    return [
+        diagnostic
+        for diagnostic in diagnostics
+        if not line_silences(source.line(diagnostic.location.row), diagnostic.code)
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Linting one source
+
+
+def default_rules() -> tuple[type[Rule], ...]:
+    from dtypelint.rules import ALL_RULES
+
+    return ALL_RULES
+
+
+def _rule_names(rules: RuleClasses) -> dict[str, str]:
+    return {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME} | {rule.code: rule.name for rule in rules}
+
+
+def parse_source(text: str, filename: str) -> ast.Module | SyntaxError:
+    with warnings.catch_warnings():
+        # Invalid escape sequences etc. are the user's business, not lint output on stderr.
+        warnings.simplefilter("ignore")
+        try:
+            return ast.parse(text, filename=filename)
+        except SyntaxError as exc:
+            return exc
+        except ValueError as exc:  # null bytes on some Python versions
+            error = SyntaxError(str(exc))
+            return error
+
+
+def lint_source(
+    source: str,
+    filename: str = "<stdin>",
+    config: Config | None = None,
+    rules: RuleClasses | None = None,
+) -> list[Diagnostic]:
+    """Every finding in `source`, sorted by position then code; `# noqa` already applied."""
+    config = config if config is not None else Config()
+    rules = default_rules() if rules is None else rules
+    text = SourceText(source)
+    tree = parse_source(source, filename)
+    if isinstance(tree, SyntaxError):
+        diagnostic = syntax_error_diagnostic(tree, text, filename)
+        selected = config.codes_for_file(filename, _rule_names(rules))
+        return [diagnostic] if SYNTAX_ERROR_CODE in selected else []
+    return run_rules(tree, text, filename, config, rules)
+
+
+def run_rules(
+    tree: ast.Module,
+    source: SourceText,
+    filename: str,
+    config: Config,
+    rules: RuleClasses,
+) -> list[Diagnostic]:
+    codes = config.codes_for_file(filename, _rule_names(rules))
+    silenced = file_noqa(source)
+    if silenced is None:
+        return []
+    active = [rule for rule in rules if rule.code in codes and rule.code not in silenced]
+    if not active:
+        return []
+    from dtypelint.analysis import ModuleAnalysis
+
+    module = ModuleAnalysis(tree, source, filename, config.camera_names)
+    found: list[Diagnostic] = []
+    for rule in active:
+        try:
+            found.extend(rule().check(module))
+        except Exception as exc:  # one broken rule must not hide the others' findings silently
+            raise RuleError(f"{filename}: internal error in {rule.code}: {exc!r}") from exc
+    found = _drop_silenced(found, source)
+    found.sort(key=Diagnostic.sort_key)
+    return found

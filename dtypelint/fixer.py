@@ -33,6 +33,9 @@ class FixResult:
     remaining: list[Diagnostic] = field(default_factory=list)
     # Fixes refused because their result would not parse, one line each.
     warnings: list[str] = field(default_factory=list)
+    # Rounds of fixes applied. The analysis sees in one check what fixing will change, so one
+    # round reaches the fixed point; the re-lint after each round is only a safety net.
+    rounds: int = 0
 
 
 class FixWriteError(OSError):
@@ -176,6 +179,7 @@ def fix_linted(
         if not applied or new_source == result.source:
             break
         result.applied.extend(applied)
+        result.rounds += 1
         result.source = new_source
         result.remaining = lint_source(new_source, filename, config, rules)
     return result

@@ -296,6 +296,9 @@ class CallEvaluation:
             for k, v in kwargs.items()
             if k not in ("dim", "index", "mask", "out") and (v[1].flags & TENSORISH or v[1].tracked)
         ]
+        if name in STRICT_METHODS or (name in MEETING_METHODS and name.endswith("_")):
+            for _, written in data_args:
+                self.mark_written(receiver, written)
         if name in STRICT_METHODS:
             return self.meet(
                 [(receiver_node, receiver), *data_args], node, "strict", keep_left=True

@@ -385,6 +385,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                 record.used_as_index = True
             if constant_string(target.slice) is None:  # `d["key"] = v` stores in a dict
                 self.meet([(target.value, container), (value_node, value)], target, "index")
+                self.mark_written(container, value)
 
     def unpack(self, targets: list[ast.expr], value: Value, value_node: ast.AST | None) -> None:
         items = value.items
@@ -405,6 +406,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         value = self.eval(stmt.value)
         kind = "matmul" if isinstance(stmt.op, ast.MatMult) else "arith"
         result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind)
+        self.mark_written(current, value)
         if isinstance(stmt.target, ast.Name):
             # In-place arithmetic keeps the left operand's dtype.
             self.env[stmt.target.id] = current if current.tracked or current.is_act else result
@@ -448,6 +450,16 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                         )
                         record.meets.append(meet)
 
+    def mark_written(self, container: Value, written: Value) -> None:
+        """`buf[idx] = act`, `buf += act`, `buf.copy_(act)`: a float buffer takes the activations'
+        dtype once fixed; the next walk of the module treats it (and what derives from it) so."""
+        if not written.is_act or written.factories & container.factories:
+            return
+        for record in container.factories:
+            if record.origin == "factory" and not record.integer:
+                record.written_into = True
+                self.module.written.add(id(record.node))
+
     def meet(
         self,
         operands: list[tuple[ast.AST | None, Value]],
@@ -460,14 +472,19 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         for index, value in tracked if self.info.is_tensor_taking else ():
             # `if bias is None: bias = torch.zeros(...)` joins an activation and a factory: the
             # factory path still meets the *other* operands' activations.
-            if value.is_act and not any(r.parameter_default for r in value.factories):
+            if value.is_act and not any(r.becomes_act for r in value.factories):
                 continue
-            acts = [(n, v) for i, (n, v) in enumerate(operands) if v.is_act and i != index]
+            # Values carrying this very buffer are not what it meets (`buf[1:] - buf[:-1]`).
+            acts = [
+                (n, v)
+                for i, (n, v) in enumerate(operands)
+                if v.is_act and i != index and not (v.factories & value.factories)
+            ]
             if not acts:
                 continue
             meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast)
             for record in value.factories:
-                if value.is_act and not record.parameter_default:
+                if value.is_act and not record.becomes_act:
                     continue
                 record.meets.append(meet)
             for record in value.int_factories:

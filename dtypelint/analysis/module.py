@@ -316,7 +316,11 @@ class ModuleAnalysis:
         }
         self.summaries: dict[int, Summary] = {}
         self.forced_cameras: dict[int, frozenset[str]] = {}
-        for _ in range(3):
+        #: factory calls (by node id) that activations are written into: from the walk that
+        #: finds the write on, the buffer is an activation wherever it is used
+        self.written: set[int] = set()
+        for _ in range(4):
+            written = set(self.written)
             self.functions, self.factory_calls, self.matmul_operands, self.fixed_casts = (
                 [],
                 [],
@@ -336,7 +340,11 @@ class ModuleAnalysis:
                 for key, names in self.camera_args.items()
                 if names - self.act_args.get(key, set())
             }
-            if summaries == self.summaries and forced == self.forced_cameras:
+            if (
+                summaries == self.summaries
+                and forced == self.forced_cameras
+                and written == self.written
+            ):
                 break
             self.summaries, self.forced_cameras = summaries, forced
 

@@ -220,6 +220,9 @@ class TorchCallEvaluation:
             )
         if kind == "int":
             return Value(INT, int_factories=frozenset({record}))
+        if id(node) in self.module.written:  # activations are written into it (an earlier walk)
+            record.written_into = True
+            return Value(ACT, factories=frozenset({record}))
         return Value(0, factories=frozenset({record}))
 
     def bound_act_names(self) -> frozenset[str]:

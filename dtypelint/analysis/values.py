@@ -110,9 +110,17 @@ class FactoryCall:
     #: assigned to a parameter (`if bias is None: bias = torch.zeros(...)`): a default that still
     #: meets activations when the branches join into "an activation or this factory"
     parameter_default: bool = False
+    #: activations are written into it (`buf[idx] = act`, `buf.copy_(act)`): once fixed it holds
+    #: the activations' dtype, and so does everything derived from it, wherever that is computed
+    written_into: bool = False
     #: `torch.tensor([0, 1, 0])`: a vector of int literals, a float quantity written with ints
     #: (the fix log's `y_global`). Unlike an index `arange`, it meets activations in arithmetic too.
     int_literal_vector: bool = False
+
+    @property
+    def becomes_act(self) -> bool:
+        """An activation on some path (a parameter's default) or once fixed (a written buffer)."""
+        return self.parameter_default or self.written_into
 
     @property
     def numpy_data(self) -> bool:

@@ -50,6 +50,9 @@ class Config:
     camera_names_setting: tuple[str, ...] | None = None
     extend_camera_names: tuple[str, ...] = ()
     unsafe_fixes: bool = False
+    #: "models": findings only where low precision runs (module compute methods, what they
+    #: call, public tensor functions); "all": every tensor-taking function
+    scope: str = "models"
     output_format: str = "text"
     verify: Mapping[str, Any] = field(default_factory=dict)
     project_root: Path | None = None
@@ -285,8 +288,12 @@ _TOP_KEYS = (
     "extend-camera-names",
     "unsafe-fixes",
     "output-format",
+    "scope",
     "verify",
 )
+#: `scope`: where findings are reported (dtypelint/analysis/scope.py). Kept here as plain strings
+#: so that reading a configuration never imports the analysis.
+SCOPES = ("models", "all")
 _VERIFY_KEYS = ("examples", "device", "dtype", "timeout")
 
 
@@ -408,6 +415,11 @@ def _build_config(settings: Mapping[str, Any], path: Path, root: Path | None) ->
     unsafe_fixes = settings.get("unsafe-fixes", False)
     if not isinstance(unsafe_fixes, bool):
         raise ConfigError(f"{where} `unsafe-fixes` must be true or false")
+    scope = settings.get("scope", "models")
+    if scope not in SCOPES:
+        raise ConfigError(
+            f"{where} `scope` must be one of {', '.join(SCOPES)}{_did_you_mean(str(scope), SCOPES)}"
+        )
     output_format = settings.get("output-format", "text")
     if output_format not in OUTPUT_FORMATS:
         raise ConfigError(
@@ -424,6 +436,7 @@ def _build_config(settings: Mapping[str, Any], path: Path, root: Path | None) ->
         camera_names_setting=camera_names,
         extend_camera_names=extend_camera_names,
         unsafe_fixes=unsafe_fixes,
+        scope=scope,
         output_format=output_format,
         verify=_verify_settings(settings.get("verify", {}), where),
         project_root=root,

@@ -233,7 +233,7 @@ def run_rules(
         return []
     from dtypelint.analysis import ModuleAnalysis
 
-    module = ModuleAnalysis(tree, source, filename, config.camera_names)
+    module = ModuleAnalysis(tree, source, filename, config.camera_names, config.scope)
     found: list[Diagnostic] = []
     for rule in active:
         try:

@@ -7,19 +7,22 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64
-from dtypelint.analysis.syntax import constant_string
+from dtypelint.analysis.syntax import constant_string, keyword
 from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
+    COMPLEX,
     DEVICE,
     DTYPE_OF_ACT,
+    DTYPE_OF_CAMERA,
     DTYPE_OF_FIXED,
     EMPTY,
     FIXED,
     INT,
     MODULE,
     NUMPY,
+    ONE_DIM,
     PY_FLOAT,
     PY_NUMBER,
     SEQUENCE,
@@ -33,6 +36,7 @@ from dtypelint.analysis.values import (
 )
 from dtypelint.analysis.vocabulary import (
     BOOL_METHODS,
+    COMPLEX_DTYPES,
     CONTAINER_METHODS,
     FIXED_CAST_METHODS,
     FLOAT_DTYPES,
@@ -97,7 +101,7 @@ class CallEvaluation:
                 return Value(ACT) if receiver.flags & TENSOR_DICT else EMPTY
             if func.attr in ("size", "dim", "numel"):
                 return Value(PY_NUMBER)
-            return self.unknown_call(args)
+            return self.unknown_call(args, node)
         args = self.eval_args(node)
         if (
             isinstance(func, ast.Name)
@@ -141,15 +145,25 @@ class CallEvaluation:
                 return Value(MODULE)
             if func.id == "super":
                 return Value(MODULE) if self.cls is not None and self.cls.is_module else EMPTY
-        return self.unknown_call(args)
+        return self.unknown_call(args, node)
 
     def eval_args(self, node: ast.Call) -> list[tuple[ast.expr, Value]]:
         values = [(arg, self.eval(arg)) for arg in node.args]
         values += [(kw.value, self.eval(kw.value)) for kw in node.keywords]
         return values
 
-    def unknown_call(self, args: list[tuple[ast.expr, Value]]) -> Value:
-        """A call we know nothing about: it returns an activation when it is given one."""
+    def unknown_call(
+        self, args: list[tuple[ast.expr, Value]], node: ast.Call | None = None
+    ) -> Value:
+        """A call we know nothing about: it returns what an explicit `dtype=` says
+        (`make_grid(..., dtype=torch.float32)`), else an activation when it is given one."""
+        dtype = keyword(node, "dtype") if node is not None else None
+        if dtype is not None:
+            made = self.dtype_value(dtype, self.eval(dtype))
+            if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
+                made = Value(FIXED)  # made in a fixed floating dtype on purpose
+            if made is not EMPTY:
+                return made
         if any(v.is_act or v.flags & TENSOR_DICT for _, v in args):
             return Value(ACT)
         return EMPTY
@@ -201,7 +215,7 @@ class CallEvaluation:
             return self.module_call(node, args)
         if name in ("to", "float", "half"):
             return EMPTY
-        return self.unknown_call(args)
+        return self.unknown_call(args, node)
 
     def local_call(
         self,
@@ -213,6 +227,7 @@ class CallEvaluation:
     ) -> Value:
         """A call of a function of this file: note what its parameters receive, use its summary."""
         key = id(callee)
+        self.info.callees.add(key)
         params = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
         if skip_self:
             params = params[1:]
@@ -242,13 +257,15 @@ class CallEvaluation:
             )
             self.record_once(node, self.module.factory_calls, record)
             return Value(0, factories=frozenset({record}))
-        return self.unknown_call(args)
+        return self.unknown_call(args, node)
 
     def tensor_method(
         self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value
     ) -> Value:
         args = [(arg, self.eval(arg)) for arg in node.args]
         kwargs = {kw.arg: (kw.value, self.eval(kw.value)) for kw in node.keywords}
+        if receiver.flags & ONE_DIM and name not in ("to", "cuda", "cpu", "clone", "detach"):
+            receiver = replace(receiver, flags=receiver.flags & ~ONE_DIM)  # may reshape it
         if name in FIXED_CAST_METHODS:
             return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[name])
         if name in INT_METHODS:
@@ -258,7 +275,7 @@ class CallEvaluation:
         if name in SCALAR_METHODS or name == "size":
             return Value(PY_NUMBER | (SEQUENCE if name == "tolist" else 0))
         if name == "numpy":
-            return Value(NUMPY)
+            return Value(NUMPY | FIXED)  # the tensor's own dtype, not NumPy's float64 default
         if name == "to" or name == "type":
             return self.to_call(node, receiver_node, receiver, args, kwargs)
         if name == "type_as":
@@ -392,7 +409,11 @@ class CallEvaluation:
             return Value(ACT)
         if value.flags & DTYPE_OF_FIXED:
             return Value(FIXED, fixed=value.fixed)
+        if value.flags & DTYPE_OF_CAMERA:  # `dtype=K.dtype`: made in the camera's dtype
+            return Value(CAMERA, cameras=value.cameras)
         qualname = value.qualname or self.qualify(arg)
+        if qualname in COMPLEX_DTYPES:
+            return Value(COMPLEX)
         if qualname in FLOAT_DTYPES:
             if cast_node is not None and receiver_node is not None:
                 return self.fixed_cast(cast_node, receiver_node, FLOAT_DTYPES[qualname])

@@ -6,24 +6,28 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import constant_string, expression_root_name
+from dtypelint.analysis.syntax import constant_string, expression_root_name, is_int_constant
 from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
     DEVICE,
     DTYPE_OF_ACT,
+    DTYPE_OF_CAMERA,
     DTYPE_OF_FIXED,
     EMPTY,
     FIXED,
     INT,
     MODULE,
+    NONE,
     NUMPY,
+    ONE_DIM,
     PY_FLOAT,
     PY_NUMBER,
     SEQUENCE,
     TENSOR_DICT,
     TENSORISH,
+    ZERO_DIM,
     FactoryCall,
     Value,
     element_of,
@@ -51,14 +55,15 @@ class ExpressionEvaluation:
             value = self.env.get(node.id)
             if value is not None:
                 return value
+            function = self.module.local_functions.get(node.id)
+            if function is not None:  # used here (called, or passed to `checkpoint(fn, x)`)
+                self.info.callees.add(id(function))
             alias = self.module.aliases.get(node.id)
             return Value(alias=alias) if alias else EMPTY
         if isinstance(node, ast.Constant):
-            if (
-                isinstance(node.value, bool)
-                or node.value is None
-                or isinstance(node.value, (str, bytes))
-            ):
+            if node.value is None:
+                return NONE
+            if isinstance(node.value, (bool, str, bytes)):
                 return EMPTY
             if isinstance(node.value, float):
                 return Value(PY_NUMBER | PY_FLOAT)
@@ -196,6 +201,8 @@ class ExpressionEvaluation:
         if attr == "dtype":
             if base.is_act:
                 return Value(DTYPE_OF_ACT)
+            if base.is_camera:
+                return Value(DTYPE_OF_CAMERA, cameras=base.cameras)
             return Value(DTYPE_OF_FIXED, fixed=base.fixed) if base.flags & FIXED else EMPTY
         if attr in ("T", "mT", "H", "mH", "data", "real", "imag"):
             return base
@@ -215,6 +222,8 @@ class ExpressionEvaluation:
         if key in self.env:
             return self.env[key]
         cls = self.cls
+        if cls is not None and attr in cls.method_nodes:
+            self.info.callees.add(id(cls.method_nodes[attr]))
         if attr in ("dtype",):
             return Value(DTYPE_OF_ACT)
         if attr == "device":
@@ -263,6 +272,11 @@ class ExpressionEvaluation:
         index = self.eval(node.slice)
         for record in index.int_factories:
             record.used_as_index = True
+        if base.flags & ONE_DIM:
+            if is_int_constant(node.slice):
+                return Value(ZERO_DIM)  # `scales[-1]` of a 1-D factory: a 0-dim scalar
+            if not isinstance(node.slice, ast.Slice):
+                base = replace(base, flags=base.flags & ~ONE_DIM)
         if (
             base.items is not None
             and isinstance(node.slice, ast.Constant)

@@ -4,26 +4,32 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
 from dtypelint.analysis.roles import annotation_kind
 from dtypelint.analysis.syntax import (
+    block_exits,
     constant_string,
     dotted_name,
     import_aliases,
     is_literal_false,
     keyword,
     names_in_order,
+    none_facts,
 )
 from dtypelint.analysis.torch_calls import TorchCallEvaluation
 from dtypelint.analysis.values import (
     ACT,
     CAMERA,
+    COMPLEX,
     EMPTY,
     FIXED,
     INT,
+    MAYBE_UNBOUND,
+    NONE,
     NUMPY,
     PY_FLOAT,
     PY_NUMBER,
@@ -35,6 +41,7 @@ from dtypelint.analysis.values import (
     Meet,
     Summary,
     Value,
+    bound_on_every_path,
     element_of,
     join,
     number_list_value,
@@ -62,6 +69,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         cls: ClassInfo | None,
         closure: dict[str, Value] | None,
         prefix: str,
+        parent: FunctionInfo | None = None,
     ) -> None:
         self.module = module
         self.node = node
@@ -74,9 +82,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         self.returns: list[Value] = []
         args = node.args
         self.param_names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-        self.info = self._function_info(prefix)
+        self.info = self._function_info(prefix, parent)
 
-    def _function_info(self, prefix: str) -> FunctionInfo:
+    def _function_info(self, prefix: str, parent: FunctionInfo | None) -> FunctionInfo:
         node = self.node
         args = node.args
         params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
@@ -171,6 +179,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
             is_forward=is_forward,
             fixed_precision=fixed_precision,
             autocast=autocast,
+            class_name=self.cls.name if self.cls is not None else None,
+            parent=parent,
         )
         self.module.functions.append(info)
         return info
@@ -251,8 +261,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                 if self.info.is_forward:
                     self.record_return(stmt.value, value)
         elif isinstance(stmt, ast.If):
-            self.eval(stmt.test)
-            self.branches([stmt.body, stmt.orelse])
+            self.if_statement(stmt)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             iterable = self.eval(stmt.iter)
             before = dict(self.env)
@@ -275,7 +284,11 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             # A nested helper sees the enclosing names as they are where it is defined.
             self.env[stmt.name] = EMPTY
-            FunctionFlow(self.module, stmt, self.cls, self.env, f"{self.info.qualname}.").run()
+            nested = FunctionFlow(
+                self.module, stmt, self.cls, self.env, f"{self.info.qualname}.", parent=self.info
+            )
+            self.info.callees.add(id(stmt))
+            nested.run()
         elif isinstance(stmt, ast.ClassDef):
             self.module._walk_definitions(
                 stmt.body,
@@ -301,6 +314,22 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
             results.append(self.env)
         self.env = self.join_envs(results)
 
+    def if_statement(self, stmt: ast.If) -> None:
+        """Both branches from the same start, `x is None` tests narrowing each; a branch that
+        always leaves (`return`, `raise`) does not reach the code after the `if`."""
+        self.eval(stmt.test)
+        start = self.env
+        reaching = []
+        for block, facts in zip((stmt.body, stmt.orelse), none_facts(stmt.test)):
+            self.env = dict(start)
+            for name, is_none in facts.items():
+                if name in self.env:
+                    self.env[name] = NONE if is_none else bound_on_every_path(self.env[name])
+            self.block(block)
+            if not block_exits(block):
+                reaching.append(self.env)
+        self.env = self.join_envs(reaching) if reaching else dict(start)
+
     @staticmethod
     def join_envs(envs: list[dict[str, Value]]) -> dict[str, Value]:
         if len(envs) == 1:
@@ -315,6 +344,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                     merged[name] = value if value.alias else previous
                 else:
                     merged[name] = union(previous, value)
+        for name, value in merged.items():  # bound on some paths only
+            if not value.alias and not all(name in env for env in envs):
+                merged[name] = replace(value, flags=value.flags | MAYBE_UNBOUND)
         return merged
 
     def with_statement(self, stmt: ast.With | ast.AsyncWith) -> None:
@@ -446,7 +478,12 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                 for record in value.factories | value.int_factories:
                     if record.origin == "attribute":
                         meet = Meet(
-                            node, "mask", acts[0][0], self.act_names(acts), self.in_autocast
+                            node,
+                            "mask",
+                            acts[0][0],
+                            self.act_names(acts),
+                            self.in_autocast,
+                            self.info,
                         )
                         record.meets.append(meet)
 
@@ -468,7 +505,13 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         keep_left: bool = False,
     ) -> Value:
         """Record tracked values meeting activations, and return the combined value."""
-        tracked = [(i, v) for i, (_, v) in enumerate(operands) if v.tracked]
+        # A factory already mixed with an explicitly cast value (`cat([eye, rot.float()])`)
+        # has the cast's dtype whatever its own: the cast, not the factory, decides.
+        tracked = [
+            (i, v)
+            for i, (_, v) in enumerate(operands)
+            if v.tracked and not v.flags & (FIXED | COMPLEX)
+        ]
         for index, value in tracked if self.info.is_tensor_taking else ():
             # `if bias is None: bias = torch.zeros(...)` joins an activation and a factory: the
             # factory path still meets the *other* operands' activations.
@@ -482,7 +525,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
             ]
             if not acts:
                 continue
-            meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast)
+            meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast, self.info)
             for record in value.factories:
                 if value.is_act and not record.becomes_act:
                     continue
@@ -516,7 +559,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         values = value.items if value.items is not None else (value,)
         for item in values:
             if item.tracked and not item.is_act:
-                meet = Meet(node, "return", None, (), self.in_autocast)
+                meet = Meet(node, "return", None, (), self.in_autocast, self.info)
                 for record in item.factories:
                     record.meets.append(meet)
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from dtypelint.analysis.flow import FunctionFlow
 from dtypelint.analysis.roles import FunctionScan
+from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_class_name
 from dtypelint.analysis.syntax import (
     canonical,
     child_blocks,
@@ -47,8 +48,10 @@ class ModuleAnalysis:
         source: SourceText,
         filename: str,
         camera_names: Iterable[str] = DEFAULT_CAMERA_NAMES,
+        scope: str = DEFAULT_SCOPE,
     ) -> None:
         self.tree = tree
+        self.scope = scope
         self.source = source
         self.filename = filename
         self.camera_names = CameraNames(camera_names)
@@ -279,8 +282,13 @@ class ModuleAnalysis:
                 local = self.classes.get(base.rsplit(".", 1)[-1])
                 if local and local.name not in seen and is_module(local, seen | {local.name}):
                     return True
-            # A class with a `forward` and a base class is a model in PyTorch code.
-            return "forward" in info.methods and any(b and b != "object" for b in info.bases)
+            # A class with a `forward` and a base class is a model in PyTorch code, unless its
+            # name says it drives one (`HailoBackend.forward`, `Predictor.forward`).
+            return (
+                "forward" in info.methods
+                and any(b and b != "object" for b in info.bases)
+                and not never_low_class_name([info.name, *info.bases])
+            )
 
         for info in self.classes.values():
             info.is_module = is_module(info, {info.name})
@@ -347,6 +355,7 @@ class ModuleAnalysis:
             ):
                 break
             self.summaries, self.forced_cameras = summaries, forced
+        assign_scope(self.functions, self.classes, self.filename, self.scope)
 
     def attribute_record(self, cls: ClassInfo, attr: str) -> FactoryCall:
         """The one record for a plain tensor attribute of a module, shared by all its methods."""

@@ -151,3 +151,74 @@ def names_in_order(node: ast.AST) -> list[str]:
             found.append((sub.lineno, sub.col_offset, f"self.{sub.attr}"))  # type: ignore[attr-defined]
     found.sort()
     return [name for _, _, name in found]
+
+
+def none_facts(test: ast.expr) -> tuple[dict[str, bool], dict[str, bool]]:
+    """What a condition says of names being `None`: (facts in the body, facts in the else).
+
+    A fact maps a name to True (`None` there) or False (not `None` there): `x is None`,
+    `x is not None`, `not x`, a bare `x`, and `and` / `or` chains of those.
+    """
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value is None:
+            name = test.left.id
+            if isinstance(test.ops[0], ast.Is):
+                return {name: True}, {name: False}
+            if isinstance(test.ops[0], ast.IsNot):
+                return {name: False}, {}
+    if isinstance(test, ast.Name):
+        return {test.id: False}, {}  # truthy: not None (falsy may be None or an empty value)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        body, orelse = none_facts(test.operand)
+        return orelse, body
+    if isinstance(test, ast.BoolOp):
+        parts = [none_facts(value) for value in test.values]
+        if isinstance(test.op, ast.And):  # all hold in the body
+            return {k: v for body, _ in parts for k, v in body.items()}, {}
+        return {}, {k: v for _, orelse in parts for k, v in orelse.items()}
+    return {}, {}
+
+
+def block_exits(block: Sequence[ast.stmt]) -> bool:
+    """The block always leaves (return, raise, continue, break) before its end."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+        return True
+    if isinstance(last, ast.If):
+        return block_exits(last.body) and block_exits(last.orelse)
+    return False
+
+
+def one_dim_call(call: ast.Call, factory: str) -> bool:
+    """A factory call whose result is 1-D (`linspace`, `arange`, `zeros(n)`, `tensor([..])`)."""
+    if factory in ("linspace", "logspace", "arange"):
+        return True
+    if factory in ("tensor", "as_tensor"):
+        data = call.args[0] if call.args else None
+        return isinstance(data, (ast.List, ast.Tuple)) and not any(
+            isinstance(e, (ast.List, ast.Tuple)) for e in data.elts
+        )
+    if factory in ("zeros", "ones", "empty", "rand", "randn", "full"):
+        sizes = call.args[:1] if factory == "full" else call.args
+        if len(sizes) != 1:
+            return False
+        size = sizes[0]
+        if isinstance(size, (ast.List, ast.Tuple)):
+            return len(size.elts) == 1 and not isinstance(size.elts[0], ast.Starred)
+        # A number, `x.shape[0]`, `len(x)`, `n * k`; a bare name may hold a whole shape.
+        return isinstance(size, (ast.Constant, ast.Subscript, ast.BinOp, ast.Call))
+    return False
+
+
+def is_int_constant(node: ast.AST) -> bool:
+    """`3`, `-1`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int)
+        and not isinstance(node.value, bool)
+    )

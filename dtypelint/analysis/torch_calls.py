@@ -6,17 +6,26 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import expression_root_name, has_star_kwargs, is_empty_shape, keyword
+from dtypelint.analysis.syntax import (
+    expression_root_name,
+    has_star_kwargs,
+    is_empty_shape,
+    keyword,
+    one_dim_call,
+)
 from dtypelint.analysis.values import (
     ACT,
+    BINDING,
     BOOL,
     CAMERA,
+    COMPLEX,
     DEVICE,
     EMPTY,
     FIXED,
     INT,
     MODULE,
     NUMPY,
+    ONE_DIM,
     PY_FLOAT,
     PY_NUMBER,
     SEQUENCE,
@@ -31,6 +40,7 @@ from dtypelint.analysis.values import (
 from dtypelint.analysis.vocabulary import (
     AUTOCAST_FUNCS,
     BOOL_TORCH_FUNCS,
+    COMPLEX_TORCH_FUNCS,
     FACTORIES,
     INDEX_ARGS,
     INT_TORCH_FUNCS,
@@ -58,6 +68,9 @@ class TorchCallEvaluation:
         if qualname in AUTOCAST_FUNCS:
             self.eval_args(node)
             return EMPTY
+        if qualname in COMPLEX_TORCH_FUNCS or qualname.startswith("torch.fft."):
+            self.eval_args(node)
+            return Value(COMPLEX)
         if (
             qualname.startswith("torch.nn.")
             and not qualname.startswith("torch.nn.functional.")
@@ -83,6 +96,8 @@ class TorchCallEvaluation:
             data = args[0][1] if args else EMPTY
             if data.flags & FIXED and not data.flags & CAMERA:
                 return EMPTY  # an array given its dtype on purpose (`dtype=np.float32`)
+            if not data.flags & (NUMPY | CAMERA):
+                return EMPTY  # an array from elsewhere: its dtype is unknown, not float64
             record = self.new_factory(node, short, integer=False)
             record.origin = "numpy"
             # A camera array stays a camera (DTL002 at the matmul) and is NumPy-made (DTL004).
@@ -218,18 +233,24 @@ class TorchCallEvaluation:
                 or (isinstance(leaf, ast.UnaryOp) and isinstance(leaf.operand, ast.Constant))
                 for leaf, _ in literal_leaves(data, EMPTY)
             )
+        one_dim = ONE_DIM if record.one_dim else 0
         if kind == "int":
-            return Value(INT, int_factories=frozenset({record}))
+            return Value(INT | one_dim, int_factories=frozenset({record}))
         if id(node) in self.module.written:  # activations are written into it (an earlier walk)
             record.written_into = True
             return Value(ACT, factories=frozenset({record}))
-        return Value(0, factories=frozenset({record}))
+        return Value(one_dim, factories=frozenset({record}))
 
     def bound_act_names(self) -> frozenset[str]:
-        bound = frozenset(
-            name for name, value in self.env.items() if value.is_act and not value.alias
+        """Names that hold a floating activation on every path to here, never `None`: the only
+        names a fix may take a dtype from."""
+        return frozenset(
+            name
+            for name, value in self.env.items()
+            if value.is_act
+            and not value.alias
+            and not value.flags & (BINDING | INT | BOOL | MODULE | FIXED)
         )
-        return bound | frozenset(self.info.tensor_params)
 
     def new_factory(self, node: ast.Call, short: str, integer: bool) -> FactoryCall:
         device = keyword(node, "device")
@@ -251,6 +272,7 @@ class TorchCallEvaluation:
             function=self.info,
             bound_act_names=self.bound_act_names(),
             device_source=device_source,
+            one_dim=one_dim_call(node, short),
         )
         self.record_once(node, self.module.factory_calls, record)
         return record

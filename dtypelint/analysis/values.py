@@ -51,6 +51,21 @@ NUMPY = 4096  # a NumPy array (float64 by default)
 SEQUENCE = 8192  # a Python list/tuple whose items have the value's other properties
 
 
+#: `None` on some path to here (`x=None` parameters, `x = None` before a branch): never a dtype
+#: source there. Cleared by narrowing (`if x is None: return`) and by any operation on the value.
+MAYBE_NONE = 32768
+#: assigned on some paths only (inside an `if` or a loop body): never a dtype source after that.
+MAYBE_UNBOUND = 65536
+#: the dtype of a camera value (`K.dtype`): what `dtype=K.dtype` / `.to(K.dtype)` makes
+DTYPE_OF_CAMERA = 131072
+#: a complex tensor (`torch.polar`, `torch.fft.*`, `.to(torch.complex64)`): a fixed dtype of its
+#: own that casting to the activations' dtype would destroy (the imaginary part is dropped)
+COMPLEX = 262144
+#: a 1-D factory result as made (`torch.linspace(...)`, `torch.zeros(n)`), at most moved or
+#: sliced: iterating or indexing it with a number gives 0-dim scalars. Any operation clears it.
+ONE_DIM = 524288
+#: Properties of a name's binding, not of what operations compute from it.
+BINDING = MAYBE_NONE | MAYBE_UNBOUND
 TENSORISH = ACT | CAMERA | INT | BOOL | FIXED | ZERO_DIM
 
 
@@ -64,6 +79,17 @@ class FunctionInfo:
     is_forward: bool
     fixed_precision: bool  # custom_fwd(cast_inputs=...) or autocast(enabled=False) decorator
     autocast: bool  # decorated with autocast()
+    class_name: str | None = None  # the class a method belongs to
+    parent: FunctionInfo | None = None  # the enclosing function of a nested one
+    callees: set[int] = field(default_factory=set)  # node ids of this file's functions it uses
+    #: why low precision runs here (scope.py): "module", "helper", "library" (assumed: a public
+    #: tensor function), "all" (`scope = "all"`); None: out of scope
+    scope_reason: str | None = None
+
+    @property
+    def low_precision(self) -> bool:
+        """Findings are reported here: tensors come in on evidence and low precision runs."""
+        return self.is_tensor_taking and self.scope_reason is not None
 
 
 @dataclass(eq=False)
@@ -77,6 +103,7 @@ class Meet:
     act_operand: ast.AST | None  # the activation side, if there is an expression for it
     act_names: tuple[str, ...]  # activation names in that operand (dtype sources), in order
     autocast: bool  # inside an enabled autocast region
+    function: FunctionInfo | None = None  # where it happens: findings need low precision there
 
     @property
     def strict(self) -> bool:
@@ -116,6 +143,8 @@ class FactoryCall:
     #: `torch.tensor([0, 1, 0])`: a vector of int literals, a float quantity written with ints
     #: (the fix log's `y_global`). Unlike an index `arange`, it meets activations in arithmetic too.
     int_literal_vector: bool = False
+    #: a 1-D result (`linspace`, `arange`, `zeros(n)`): its elements are 0-dim scalars
+    one_dim: bool = False
 
     @property
     def becomes_act(self) -> bool:
@@ -188,6 +217,12 @@ class Value:
 
 
 EMPTY = Value()
+NONE = Value(MAYBE_NONE)  # the constant `None`
+
+
+def bound_on_every_path(value: Value) -> Value:
+    """The value with its binding doubts removed (after `if x is None: return`)."""
+    return replace(value, flags=value.flags & ~BINDING) if value.flags & BINDING else value
 
 
 def join(values: Iterable[Value]) -> Value:
@@ -218,7 +253,12 @@ def join(values: Iterable[Value]) -> Value:
     if not cameras_only or not tensors:
         flags &= ~CAMERA
         cameras = []
-    flags &= ~(SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT | DTYPE_OF_FIXED)
+    flags &= ~(
+        SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT | DTYPE_OF_FIXED | DTYPE_OF_CAMERA
+    )
+    flags &= ~(BINDING | ONE_DIM)
+    if flags & COMPLEX:  # complex arithmetic stays complex: its own dtype, not the run's
+        return Value(COMPLEX)
     if (
         flags & FIXED
         and flags & ACT
@@ -277,6 +317,8 @@ def element_of(value: Value) -> Value:
         return Value(MODULE)
     if value.flags & TENSOR_DICT:
         return Value(ACT)
+    if value.flags & ONE_DIM and not value.flags & SEQUENCE:
+        return Value(ZERO_DIM)  # `for scale in torch.logspace(...)`: 0-dim scalars
     return replace(value, flags=value.flags & ~SEQUENCE, items=None)
 
 

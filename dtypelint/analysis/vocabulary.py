@@ -52,7 +52,8 @@ STRICT_FUNCS = frozenset(
      "torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
      "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
      "torch.nn.functional.conv_transpose3d", "torch.nn.functional.scaled_dot_product_attention",
-     "torch.scatter", "torch.scatter_add", "torch.index_add", "torch.index_copy"}
+     "torch.scatter", "torch.scatter_add", "torch.index_add", "torch.index_copy",
+     "torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss"}
 )  # fmt: skip
 
 
@@ -179,6 +180,12 @@ FIXED_CAST_METHODS = {
 }
 
 
+COMPLEX_DTYPES = frozenset(
+    {"torch.complex64", "torch.cfloat", "torch.complex128", "torch.cdouble", "torch.complex32",
+     "torch.chalf"}
+)  # fmt: skip
+#: torch functions whose result is complex (RoPE tables, spectra).
+COMPLEX_TORCH_FUNCS = frozenset({"torch.polar", "torch.view_as_complex", "torch.complex"})
 FLOAT_DTYPES = {
     "torch.float32": "float32", "torch.float": "float32", "torch.float16": "float16",
     "torch.half": "float16", "torch.bfloat16": "bfloat16", "torch.float64": "float64",

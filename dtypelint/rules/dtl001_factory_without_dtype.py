@@ -54,8 +54,6 @@ class FactoryWithoutDtype(Rule):
         for record in module.factory_calls:
             if record.origin != "factory" or record.function is None:
                 continue
-            if not record.function.is_tensor_taking:
-                continue
             meets = reportable_meets(record)
             if meets:
                 yield self.report(module, record, meets)
@@ -90,7 +88,16 @@ class FactoryWithoutDtype(Rule):
 def reportable_meets(record: FactoryCall) -> list[Meet]:
     """Meetings worth reporting: autocast casts the operands of matrix products, not of
     elementwise operations, which still promote."""
-    return [meet for meet in record.meets if not (meet.matmul and meet.autocast)]
+    return [
+        meet
+        for meet in record.meets
+        if not (meet.matmul and meet.autocast)
+        and (meet.function is None or meet.function.low_precision)
+        # Losses accumulate in float32 and build float32 targets on purpose: there only
+        # what raises counts (NumPy's float64 aside: nobody means that).
+        and (meet.strict or record.numpy_data or meet.function is None
+             or meet.function.scope_reason != "loss")
+    ]
 
 
 def dtype_source(record: FactoryCall, meets: list[Meet]) -> tuple[str | None, bool]:

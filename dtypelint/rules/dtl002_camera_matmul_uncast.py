@@ -51,6 +51,8 @@ class CameraMatmulUncast(Rule):
         for operand in module.matmul_operands:
             if not operand.value.is_camera or operand.autocast or operand.fixed_precision:
                 continue
+            if not operand.function.low_precision:
+                continue
             if id(operand.operand) in seen:
                 continue
             seen.add(id(operand.operand))

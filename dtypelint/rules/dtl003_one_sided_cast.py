@@ -33,6 +33,8 @@ class OneSidedCast(Rule):
             value = operand.value
             if value.is_camera or not value.flags & FIXED or not value.fixed:
                 continue
+            if not operand.function.low_precision:
+                continue
             if operand.autocast or operand.fixed_precision or id(operand.operand) in seen:
                 continue
             seen.add(id(operand.operand))

@@ -32,7 +32,7 @@ class NumpyFloat64(Rule):
 
     def check(self, module: ModuleAnalysis) -> Iterator[Diagnostic]:
         for record in module.factory_calls:
-            if not record.numpy_data or record.function is None or not record.function.is_tensor_taking:
+            if not record.numpy_data or record.function is None:
                 continue
             meets = reportable_meets(record)
             if meets:

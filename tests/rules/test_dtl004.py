@@ -31,17 +31,6 @@ CASES = {
         "offsets = torch.tensor(np.linspace(0, 1, 8), device=x.device, dtype=x.dtype)",
         True,
     ),
-    "array from .numpy() then as_tensor": (
-        """
-        import torch
-        def f(x: torch.Tensor, y: torch.Tensor):
-            arr = y.detach().cpu().numpy() * 2.0
-            return x * torch.as_tensor(arr)
-        """,
-        (4, 16),
-        "return x * torch.as_tensor(arr, dtype=x.dtype)",
-        True,
-    ),
     "module attribute holding an array": (
         """
         import numpy as np
@@ -90,6 +79,20 @@ def test_message_names_the_values() -> None:
 
 
 NEGATIVES = {
+    # `.numpy()` keeps the tensor's dtype (and `* 2.0` keeps float32 under NumPy 2's rules).
+    "array from .numpy() then as_tensor": """
+        import torch
+        def f(x: torch.Tensor, y: torch.Tensor):
+            arr = y.detach().cpu().numpy() * 2.0
+            return x * torch.as_tensor(arr)
+    """,
+    # An array from another library (an accelerator runtime): its dtype is unknown, not float64.
+    "array of unknown origin": """
+        import torch
+        def f(x: torch.Tensor, runtime):
+            out = runtime.infer(x)
+            return x + torch.from_numpy(out[0])
+    """,
     "dtype given at creation": """
         import numpy as np
         import torch

@@ -23,12 +23,14 @@ from dtypelint.analysis.syntax import (
 from dtypelint.analysis.torch_calls import TorchCallEvaluation
 from dtypelint.analysis.values import (
     ACT,
+    BOOL,
     CAMERA,
     COMPLEX,
     EMPTY,
     FIXED,
     INT,
     MAYBE_UNBOUND,
+    MODULE,
     NONE,
     NUMPY,
     PY_FLOAT,
@@ -531,7 +533,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                     continue
                 record.meets.append(meet)
             for record in value.int_factories:
-                if meet.strict or (record.int_literal_vector and kind in ("arith", "cat", "index")):
+                float_quantity = record.int_literal_vector and record.largest_literal < 2**24
+                if meet.strict or (float_quantity and kind in ("arith", "cat", "index")):
                     record.meets.append(meet)
         if keep_left and operands:
             return operands[0][1]
@@ -551,7 +554,14 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                     if not sub.startswith("self.")
                     else self.self_attribute(sub[5:])
                 )
-                if value is not None and value.is_act and not value.alias:
+                if (
+                    value is not None
+                    and value.is_act
+                    and not value.alias
+                    # a dtype source must be a floating tensor: not a submodule (`self.proj`
+                    # has no `.dtype`), an index or mask, or a value cast to a fixed dtype
+                    and not value.flags & (MODULE | INT | BOOL | FIXED | COMPLEX)
+                ):
                     names.append(sub)
         return tuple(names)
 

@@ -228,11 +228,23 @@ class TorchCallEvaluation:
         record = self.new_factory(node, short, integer=(kind == "int"))
         if kind == "int" and short in ("tensor", "as_tensor"):
             data = node.args[0] if node.args else None
-            record.int_literal_vector = isinstance(data, (ast.List, ast.Tuple)) and all(
-                isinstance(leaf, ast.Constant)
-                or (isinstance(leaf, ast.UnaryOp) and isinstance(leaf.operand, ast.Constant))
-                for leaf, _ in literal_leaves(data, EMPTY)
+            leaves = (
+                [
+                    leaf.operand if isinstance(leaf, ast.UnaryOp) else leaf
+                    for leaf, _ in literal_leaves(data, EMPTY)
+                ]
+                if isinstance(data, (ast.List, ast.Tuple))
+                else []
             )
+            numbers = [
+                leaf.value
+                for leaf in leaves
+                if isinstance(leaf, ast.Constant) and isinstance(leaf.value, int)
+            ]
+            # Small int literals are a float quantity written with ints (the fix log's
+            # `[0, 1, 0]`); large ones are hash primes or ids, integer math by design.
+            record.int_literal_vector = bool(leaves) and len(numbers) == len(leaves)
+            record.largest_literal = max((abs(n) for n in numbers), default=0)
         one_dim = ONE_DIM if record.one_dim else 0
         if kind == "int":
             return Value(INT | one_dim, int_factories=frozenset({record}))

@@ -143,6 +143,7 @@ class FactoryCall:
     #: `torch.tensor([0, 1, 0])`: a vector of int literals, a float quantity written with ints
     #: (the fix log's `y_global`). Unlike an index `arange`, it meets activations in arithmetic too.
     int_literal_vector: bool = False
+    largest_literal: int = 0  # of an int-literal vector: 256 and below are exact in bf16
     #: a 1-D result (`linspace`, `arange`, `zeros(n)`): its elements are 0-dim scalars
     one_dim: bool = False
 
@@ -257,6 +258,9 @@ def join(values: Iterable[Value]) -> Value:
         SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT | DTYPE_OF_FIXED | DTYPE_OF_CAMERA
     )
     flags &= ~(BINDING | ONE_DIM)
+    tensor_values = [v for v in values if v.flags & TENSORISH or v.tracked]
+    if len(tensor_values) == 1 and tensor_values[0].flags & ONE_DIM:
+        flags |= ONE_DIM  # `scales * 0.5`: scaled by numbers, still 1-D
     if flags & COMPLEX:  # complex arithmetic stays complex: its own dtype, not the run's
         return Value(COMPLEX)
     if (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from dtypelint.analysis import FactoryCall, Meet, ModuleAnalysis, is_integer_name
 from dtypelint.codemod import insert_keyword
@@ -59,30 +60,44 @@ class FactoryWithoutDtype(Rule):
                 yield self.report(module, record, meets)
 
     def report(self, module: ModuleAnalysis, record: FactoryCall, meets: list[Meet]) -> Diagnostic:
-        source_name, safe = dtype_source(record, meets)
-        default = record.default_dtype
-        first = meets[0]
-        if first.act_names:
-            where = f"meets '{first.act_names[0]}'"
-        else:
-            where = _MEET_PHRASES.get(first.kind, "meets activations")
-        call = f"{record.func_text}(...)"
-        if source_name is None:
-            message = f"{call} defaults to {default} but {where}; give it the activations' dtype"
-            return self.diagnostic(module, record.node, message.replace("but is", "and is"))
-        message = f"{call} defaults to {default} but {where}; add dtype={source_name}.dtype"
-        if first.act_names and source_name != first.act_names[0]:
-            message += f" ('{first.act_names[0]}' is not bound yet where the call runs)"
+        source = dtype_source(record, meets)
+        message = f"{made_as(record)} but {meets_phrase(meets[0])}".replace("but is", "and is")
+        if source is None:
+            message += "; give it the activations' dtype (no input tensor is bound on every path)"
+            return self.diagnostic(module, record.node, message)
+        message += f"; add dtype={source.name}.dtype"
+        if source.why:
+            message += f" ({source.why})"
         fix = None
-        edit = insert_keyword(module.source, record.node, "dtype", f"{source_name}.dtype")
+        edit = insert_keyword(module.source, record.node, "dtype", f"{source.name}.dtype")
         if edit is not None:
-            # An int64 tensor given a float dtype computes other values (and cannot index any
-            # more), except small int literals that only ever meet float activations.
-            int_change = record.integer and (
-                record.used_as_index or not (record.became_float or record.int_literal_vector)
-            )
-            fix = make_fix(f"Add `dtype={source_name}.dtype`", [edit], safe=safe and not int_change)
-        return self.diagnostic(module, record.node, message.replace("but is", "and is"), fix)
+            title = f"Add `dtype={source.name}.dtype`"
+            fix = make_fix(title, [edit], safe=source.safe and not int_change(record))
+        return self.diagnostic(module, record.node, message, fix)
+
+
+def made_as(record: FactoryCall) -> str:
+    """What the factory makes, truly: `torch.arange(n)` is int64, float32 only once divided."""
+    call = f"{record.func_text}(...)"
+    if record.integer and record.became_float:
+        return f"{call} makes int64 values that arithmetic turns into float32,"  # "..., but meets"
+    return f"{call} defaults to {record.default_dtype}"
+
+
+def meets_phrase(meet: Meet) -> str:
+    if meet.act_names:
+        return f"meets '{meet.act_names[0]}'"
+    return _MEET_PHRASES.get(meet.kind, "meets activations")
+
+
+def int_change(record: FactoryCall) -> bool:
+    """Giving an int64 factory a float dtype changes its values (or breaks its use as an index):
+    never safe, except a vector of small int literals (`[0, 1, 0]`), exact in any float dtype."""
+    if not record.integer:
+        return False
+    if record.used_as_index:
+        return True
+    return not (record.int_literal_vector and record.largest_literal <= 256)
 
 
 def reportable_meets(record: FactoryCall) -> list[Meet]:
@@ -100,20 +115,50 @@ def reportable_meets(record: FactoryCall) -> list[Meet]:
     ]
 
 
-def dtype_source(record: FactoryCall, meets: list[Meet]) -> tuple[str | None, bool]:
-    """The tensor whose dtype the factory should take, and whether using it is a safe fix.
+@dataclass(frozen=True)
+class DtypeSource:
+    """The tensor a fix takes its dtype from, whether that is a safe fix, and why that tensor
+    (said in the message when it is not the activation the factory meets)."""
 
-    SPEC order: the activation it meets, else the tensor whose `.device` it uses, else the first
-    tensor parameter; the name must be bound where the factory runs.
+    name: str
+    safe: bool
+    why: str = ""
+
+
+def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
+    """The tensor whose dtype the factory should take: "inherit the input dtype".
+
+    Only names bound to a floating activation on every path to the call, never `None` there
+    (`record.bound_act_names`), and module parameters and buffers (`self.weight`). Among the
+    activations it meets: the one whose `.device` the call already uses, else an input, else a
+    module parameter. Else the tensor whose `.device` it uses; else the first tensor parameter
+    (an unsafe guess). None: no valid source, report without a fix.
     """
-    for meet in meets:
-        for name in meet.act_names:
-            if name in record.bound_act_names or name.startswith("self."):
-                return name, True
-    device = record.device_source
-    if device and (device in record.bound_act_names or device.startswith("self.")):
-        return device, not is_integer_name(device)  # `mask.device`: an index tensor's dtype
-    params = record.function.tensor_params if record.function else []
+    met = [
+        name
+        for meet in meets
+        for name in meet.act_names
+        if name in record.bound_act_names or name.startswith("self.")
+    ]
+    device = record.device_source if record.device_source in record.bound_act_names else None
+    first_met = meets[0].act_names[0] if meets[0].act_names else None
+    if device is not None and device in met:
+        return DtypeSource(device, True, _why(device, first_met, "the tensor its device comes from"))
+    inputs = [name for name in met if not name.startswith("self.")]
+    if inputs:
+        return DtypeSource(inputs[0], True, _why(inputs[0], first_met, "an input it meets"))
+    if met:
+        return DtypeSource(met[0], True, _why(met[0], first_met, "a module parameter it meets"))
+    if device is not None:
+        # `mask.device`: an index tensor's dtype would be wrong; it is not an activation anyway.
+        safe = not is_integer_name(device)
+        return DtypeSource(device, safe, _why(device, first_met, "the tensor its device comes from"))
+    function = record.function
+    params = [p for p in (function.tensor_params if function else []) if p in record.bound_act_names]
     if params:
-        return params[0], False
-    return None, False
+        return DtypeSource(params[0], False, f"the function's first tensor input; check it")
+    return None
+
+
+def _why(name: str, first_met: str | None, reason: str) -> str:
+    return "" if first_met is None or name == first_met else reason

@@ -39,7 +39,8 @@ class NumpyFloat64(Rule):
                 yield self.report(module, record, meets)
 
     def report(self, module: ModuleAnalysis, record: FactoryCall, meets: list) -> Diagnostic:
-        source_name, _ = dtype_source(record, meets)
+        source = dtype_source(record, meets)
+        source_name = source.name if source is not None else None
         first = meets[0]
         where = f"meets '{first.act_names[0]}'" if first.act_names else "meets activations"
         made = (

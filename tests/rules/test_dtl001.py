@@ -164,7 +164,14 @@ def test_arange_divided_becomes_float32() -> None:
         return x + t
     """
     assert findings(code) == [("DTL001", 4, 9)]
-    assert "torch.arange(x.shape[1], device=x.device, dtype=x.dtype)" in fixed(code)
+    assert messages(code) == [
+        "torch.arange(...) makes int64 values that arithmetic turns into float32, but meets 'x';"
+        " add dtype=x.dtype"
+    ]
+    # An int64 factory given a float dtype computes other values (bf16 counts exactly only to
+    # 256): never a safe fix, applied only with --unsafe-fixes.
+    assert fixed(code) == dedent(code)
+    assert "torch.arange(x.shape[1], device=x.device, dtype=x.dtype)" in fixed(code, unsafe=True)
 
 
 def test_dict_of_tensors_parameter() -> None:

@@ -66,16 +66,24 @@ def test_tensor_taking_functions() -> None:
         class M(nn.Module):
             def __init__(self, dim):
                 super().__init__()
+                self.fc = nn.Linear(dim, dim)
             def forward(self, x, mask=None, scale: float = 1.0, flag=False):
+                return self.fc(x) * mask
+        class N(nn.Module):
+            def forward(self, x, device, crop, cfg: "Config", state: dict):
+                x0, y0, x1, y1 = crop
                 return x
     """)
     info = {f.qualname: f for f in module.functions}
     assert info["annotated"].tensor_params == ["a"]
     assert info["used"].tensor_params == ["a"]
     assert not info["plain"].is_tensor_taking
-    assert info["M.forward"].tensor_params == ["x"]  # `mask` holds a mask, not activations
+    # Given to a submodule: a tensor on evidence; `mask` holds a mask, not activations.
+    assert info["M.forward"].tensor_params == ["x"]
     assert info["M.forward"].is_forward
     assert not info["M.__init__"].is_tensor_taking
+    # No evidence (only returned), a device, a tuple, a config object, a dict: none a tensor.
+    assert info["N.forward"].tensor_params == []
 
 
 def test_camera_parameters_are_not_activations() -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
-from dtypelint.analysis.roles import annotation_kind
+from dtypelint.analysis.roles import annotation_kind, annotation_optional, non_tensor_name
 from dtypelint.analysis.syntax import (
     block_exits,
     constant_string,
@@ -26,9 +26,11 @@ from dtypelint.analysis.values import (
     BOOL,
     CAMERA,
     COMPLEX,
+    DEVICE,
     EMPTY,
     FIXED,
     INT,
+    MAYBE_NONE,
     MAYBE_UNBOUND,
     MODULE,
     NONE,
@@ -103,12 +105,30 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 self.env[extra.arg] = EMPTY
+        forced_acts = self.module.forced_acts.get(id(node), frozenset())
         for param in params:
             name = param.arg
             self.env[name] = EMPTY  # every parameter shadows a module-level import of its name
             annotation = annotation_kind(param.annotation)
             default = defaults.get(name)
             scalar_default = isinstance(default, ast.Constant) and default.value is not None
+            named = non_tensor_name(name)
+            if named == "device" or annotation == "device":
+                self.env[name] = Value(DEVICE)
+                continue
+            if named == "module" or annotation in ("module", "other", "mixed"):
+                # A module, a dataclass or config object, or `dict | Tensor`: never a dtype
+                # source; its calls and attributes are what they are.
+                self.env[name] = Value(MODULE) if "module" in (named, annotation) else EMPTY
+                continue
+            if annotation == "tensors":  # `feats: list[Tensor]`: items are activations
+                self.env[name] = Value(ACT | SEQUENCE)
+                self.dict_params.append(name)  # tensors come in (not a dtype source itself)
+                continue
+            if annotation == "tensor_dict":
+                self.env[name] = Value(TENSOR_DICT)
+                self.dict_params.append(name)
+                continue
             if annotation == "numpy" and self.module.camera_names.matches(name):
                 self.env[name] = Value(NUMPY | CAMERA, cameras=(name,))  # `intrinsics: np.ndarray`
                 camera_params.append(name)
@@ -127,10 +147,12 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                 self.env[name] = numbers
                 continue
             namespace = name in used.objects and name not in used.tensors
+            # A tensor only on evidence: annotated so, used as one in the body (`.shape`, an
+            # operand of torch functions), or passed activations by this file's callers.
             is_tensor = (
                 annotation == "tensor"
-                or name in used.tensors
-                or (is_forward and not scalar_default and annotation != "other" and not namespace)
+                or (name in used.tensors and name not in used.sequences and not scalar_default)
+                or name in forced_acts
             )
             if is_forward and namespace and annotation != "tensor":
                 # `forward(self, feats, cam)` reading `cam.K`: a batch or camera object whose
@@ -156,6 +178,12 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
             else:
                 self.env[name] = Value(ACT)
                 tensor_params.append(name)
+        for param in params:  # `x=None`, `x: Optional[Tensor]`: None on some path
+            default = defaults.get(param.arg)
+            none_default = isinstance(default, ast.Constant) and default.value is None
+            value = self.env[param.arg]
+            if (none_default or annotation_optional(param.annotation)) and value is not EMPTY:
+                self.env[param.arg] = replace(value, flags=value.flags | MAYBE_NONE)
         fixed_precision, autocast = self._decorator_precision()
         # A module's __init__ builds weights and buffers, which `module.to(dtype)` converts; plain
         # tensor attributes made there are DTL005's business.
@@ -560,7 +588,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                     and not value.alias
                     # a dtype source must be a floating tensor: not a submodule (`self.proj`
                     # has no `.dtype`), an index or mask, or a value cast to a fixed dtype
-                    and not value.flags & (MODULE | INT | BOOL | FIXED | COMPLEX)
+                    and not value.flags & (MODULE | INT | BOOL | FIXED | COMPLEX | SEQUENCE)
                 ):
                     names.append(sub)
         return tuple(names)

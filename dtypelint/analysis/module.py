@@ -324,6 +324,8 @@ class ModuleAnalysis:
         }
         self.summaries: dict[int, Summary] = {}
         self.forced_cameras: dict[int, frozenset[str]] = {}
+        #: parameters (by function node id) that callers in this file pass activations to
+        self.forced_acts: dict[int, frozenset[str]] = {}
         #: factory calls (by node id) that activations are written into: from the walk that
         #: finds the write on, the buffer is an activation wherever it is used
         self.written: set[int] = set()
@@ -348,13 +350,19 @@ class ModuleAnalysis:
                 for key, names in self.camera_args.items()
                 if names - self.act_args.get(key, set())
             }
+            acts = {
+                key: frozenset(names - self.camera_args.get(key, set()))
+                for key, names in self.act_args.items()
+                if names - self.camera_args.get(key, set())
+            }
             if (
-                summaries == self.summaries
+                acts == self.forced_acts
+                and summaries == self.summaries
                 and forced == self.forced_cameras
                 and written == self.written
             ):
                 break
-            self.summaries, self.forced_cameras = summaries, forced
+            self.summaries, self.forced_cameras, self.forced_acts = summaries, forced, acts
         assign_scope(self.functions, self.classes, self.filename, self.scope)
 
     def attribute_record(self, cls: ClassInfo, attr: str) -> FactoryCall:

@@ -19,34 +19,106 @@ if TYPE_CHECKING:
     from dtypelint.analysis.module import ModuleAnalysis
 
 
+_SEQUENCE_TYPES = frozenset(
+    {"list", "List", "tuple", "Tuple", "Sequence", "Iterable", "MutableSequence", "Iterator"}
+)
+_MAPPING_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"})
+
+
 def annotation_kind(annotation: ast.expr | None) -> str | None:
-    """tensor | scalar | numpy | other | None for a parameter annotation."""
+    """What a parameter annotation says it holds, `None` (Optional) aside.
+
+    tensor | tensors (a list/tuple of tensors) | tensor_dict | numpy | int | float | scalar |
+    device | module | mixed (`dict[str, Tensor] | Tensor`: not one kind) | other | None.
+    """
     if annotation is None:
         return None
-    names = [
-        n.attr if isinstance(n, ast.Attribute) else n.id
-        for n in ast.walk(annotation)
-        if isinstance(n, (ast.Name, ast.Attribute))
-    ]
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        names = [
-            part.strip("[], ")
-            for part in annotation.value.replace("|", " ").replace(",", " ").split()
-        ]
-        names = [p.rsplit(".", 1)[-1] for p in names]
-    if any(n in TENSOR_ANNOTATIONS for n in names):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return "other"
+    kinds = {_kind(option) for option in _options(annotation)} - {"none"}
+    if not kinds:
+        return "other"
+    if len(kinds) > 1:
+        return "mixed" if "tensor" in kinds else "other"
+    return kinds.pop()
+
+
+def annotation_optional(annotation: ast.expr | None) -> bool:
+    """`Optional[Tensor]`, `Tensor | None`: None on some path."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return "Optional" in annotation.value or "None" in annotation.value
+    return any(_kind(option) == "none" for option in _options(annotation))
+
+
+def _options(node: ast.expr) -> list[ast.expr]:
+    """The alternatives of a union (`A | B`, `Union[A, B]`, `Optional[A]` = A | None)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _options(node.left) + _options(node.right)
+    if isinstance(node, ast.Subscript):
+        base = _last_name(node.value)
+        if base == "Optional":
+            return [*_options(node.slice), ast.Constant(None)]
+        if base == "Union":
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return [option for part in parts for option in _options(part)]
+    return [node]
+
+
+def _kind(node: ast.expr) -> str:
+    if isinstance(node, ast.Constant) and node.value is None:
+        return "none"
+    if isinstance(node, ast.Subscript):
+        base = _last_name(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        inner = {_kind(arg) for arg in args if not isinstance(arg, ast.Constant)}
+        if base in _SEQUENCE_TYPES:
+            return "tensors" if inner and inner <= {"tensor", "tensors"} else "other"
+        if base in _MAPPING_TYPES:
+            return "tensor_dict" if "tensor" in inner else "other"
+        return "other"
+    name = _last_name(node)
+    if name in TENSOR_ANNOTATIONS or (name or "").endswith("Tensor"):
         return "tensor"
-    if any(n == "ndarray" for n in names):
+    if name == "ndarray":
         return "numpy"
-    if names and all(
-        n in SCALAR_ANNOTATIONS
-        or n in ("Optional", "Union", "None", "Tuple", "tuple", "List", "list", "Sequence")
-        for n in names
-    ):
-        if names[0] in ("int", "float") and len(set(names) - {"Optional", "None"}) == 1:
-            return names[0]
+    if name in ("int", "float"):
+        return name
+    if name == "device":
+        return "device"
+    if name in SCALAR_ANNOTATIONS:
         return "scalar"
+    if name in _SEQUENCE_TYPES:
+        return "other"
+    if (name or "").endswith("Module"):
+        return "module"
     return "other"
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+#: Parameters named so hold modules or metadata, never a tensor to take a dtype from.
+_MODULE_WORDS = frozenset({"model", "module", "net", "network", "backbone", "layer", "block"})
+
+
+def non_tensor_name(name: str) -> str | None:
+    """'device' | 'module' | None: what a parameter's name says it is, when it says."""
+    last = name.lower().rsplit("_", 1)[-1]
+    if last in ("device", "dtype"):
+        return "device"
+    if last in _MODULE_WORDS:
+        return "module"
+    return None
 
 
 class FunctionScan:
@@ -57,6 +129,9 @@ class FunctionScan:
         self.tensors: set[str] = set()
         self.dicts: set[str] = set()
         self.objects: set[str] = set()  # `cam` in `cam.K`: a namespace, not a tensor
+        #: unpacked (`x0, y0, x1, y1 = crop`), iterated, `len()`-ed or `isinstance`-checked:
+        #: a tuple or list, or not one kind; never a dtype source
+        self.sequences: set[str] = set()
         self.self_facts: list[ast.AST] = []
 
     @classmethod
@@ -76,7 +151,21 @@ class FunctionScan:
                     and isinstance(node.value, (ast.Subscript, ast.Call))
                 ):
                     taken_from[targets[0].id] = node.value
+                if any(
+                    isinstance(target, (ast.Tuple, ast.List)) for target in targets
+                ) and isinstance(node.value, ast.Name):
+                    usage.sequences.add(node.value.id)
                 continue
+            if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
+                usage.sequences.add(node.iter.id)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("len", "isinstance")
+                and node.args
+                and isinstance(node.args[0], ast.Name)
+            ):
+                usage.sequences.add(node.args[0].id)
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -90,12 +179,21 @@ class FunctionScan:
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
                 usage.mark(node.left)
                 usage.mark(node.right)
+            elif isinstance(node, ast.BinOp):
+                # `x * self.scale`, `x + torch.randn(...)`: arithmetic with a module's tensor
+                # or a torch result makes the other operand a tensor too.
+                for operand, other in ((node.left, node.right), (node.right, node.left)):
+                    if _is_self_attribute_chain(other) or _is_torch_call(other, module):
+                        usage.mark(operand)
+            elif isinstance(node, ast.Call) and _calls_submodule(node):
+                for arg in node.args:  # `self.fc(x)`, `self.blocks[i](x)`: modules take tensors
+                    usage.mark(arg)
             elif isinstance(node, ast.Call) and node.args:
                 qualname = module.qualify(node.func) or ""
                 if qualname.startswith("torch.") and qualname not in NON_TENSOR_TORCH_FUNCS:
                     short = qualname.rsplit(".", 1)[-1]
-                    if short in FACTORIES and short not in ("tensor", "as_tensor"):
-                        continue
+                    if short in FACTORIES:
+                        continue  # `torch.tensor(mean)`: data, a list or a number as often
                     for arg in node.args:
                         for element in (
                             arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else (arg,)
@@ -136,3 +234,23 @@ def explicit_numpy_dtype(call: ast.Call, module: ModuleAnalysis) -> bool:
     """`np.array(x, dtype=np.float32)`: a NumPy array whose dtype is not the float64 default."""
     dtype = keyword(call, "dtype")
     return dtype is not None and not is_float64(dtype, module)
+
+
+def _is_self_attribute_chain(node: ast.AST) -> bool:
+    """`self.scale`, `self.pos_embed[:, :n]`."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return is_self_attribute(node)
+
+
+def _is_torch_call(node: ast.AST, module: ModuleAnalysis) -> bool:
+    return isinstance(node, ast.Call) and (module.qualify(node.func) or "").startswith("torch.")
+
+
+def _calls_submodule(call: ast.Call) -> bool:
+    """`self.fc(x)`, `self.layers[i](x)`, `self._project(x, K)`: in a module, what its parts
+    and methods are given is its input tensors."""
+    func = call.func
+    if isinstance(func, ast.Subscript):
+        func = func.value
+    return is_self_attribute(func)

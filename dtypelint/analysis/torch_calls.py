@@ -261,7 +261,7 @@ class TorchCallEvaluation:
             for name, value in self.env.items()
             if value.is_act
             and not value.alias
-            and not value.flags & (BINDING | INT | BOOL | MODULE | FIXED)
+            and not value.flags & (BINDING | INT | BOOL | MODULE | FIXED | SEQUENCE | COMPLEX)
         )
 
     def new_factory(self, node: ast.Call, short: str, integer: bool) -> FactoryCall:

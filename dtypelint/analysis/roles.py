@@ -180,7 +180,7 @@ class FunctionScan:
                 usage.mark(node.left)
                 usage.mark(node.right)
             elif isinstance(node, ast.BinOp):
-                # `x * self.scale`, `x + torch.randn(...)`: arithmetic with a module's tensor
+                # `x * self.scale`, `x + torch.sigmoid(g)`: arithmetic with a module's tensor
                 # or a torch result makes the other operand a tensor too.
                 for operand, other in ((node.left, node.right), (node.right, node.left)):
                     if _is_self_attribute_chain(other) or _is_torch_call(other, module):
@@ -244,7 +244,11 @@ def _is_self_attribute_chain(node: ast.AST) -> bool:
 
 
 def _is_torch_call(node: ast.AST, module: ModuleAnalysis) -> bool:
-    return isinstance(node, ast.Call) and (module.qualify(node.func) or "").startswith("torch.")
+    """A torch call computing on tensors (a factory's result is multiplied by numbers too)."""
+    if not isinstance(node, ast.Call):
+        return False
+    qualname = module.qualify(node.func) or ""
+    return qualname.startswith("torch.") and qualname.rsplit(".", 1)[-1] not in FACTORIES
 
 
 def _calls_submodule(call: ast.Call) -> bool:

@@ -6,8 +6,8 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64
-from dtypelint.analysis.syntax import constant_string, keyword
+from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
+from dtypelint.analysis.syntax import constant_string, has_star_kwargs, keyword
 from dtypelint.analysis.values import (
     ACT,
     BOOL,
@@ -30,8 +30,11 @@ from dtypelint.analysis.values import (
     TENSORISH,
     FactoryCall,
     FixedCast,
+    Summary,
     Value,
+    element_of,
     join,
+    options_value,
     union_all,
 )
 from dtypelint.analysis.vocabulary import (
@@ -123,6 +126,9 @@ class CallEvaluation:
                 return Value(PY_NUMBER | PY_FLOAT)
             if func.id in ("list", "tuple", "reversed", "sorted"):
                 return args[0][1] if args else EMPTY
+            if func.id == "dict" and not node.args and not has_star_kwargs(node):
+                # `dict(device=x.device)`: options for `**opts`
+                return options_value({kw.arg: v for kw, (_, v) in zip(node.keywords, args)})
             if (
                 func.id in ("max", "min", "sum", "abs")
                 and args
@@ -231,17 +237,31 @@ class CallEvaluation:
         params = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
         if skip_self:
             params = params[1:]
+        received: dict[str, tuple[ast.expr, Value]] = {}
         if not any(isinstance(a, ast.Starred) for a in node.args):
-            received = list(zip(params, (v for _, v in args[: len(node.args)])))
-            received += [
-                (kw.arg, v) for kw, (_, v) in zip(node.keywords, args[len(node.args) :]) if kw.arg
-            ]
-            for param, value in received:
+            received = dict(zip(params, args[: len(node.args)]))
+            received |= {
+                kw.arg: arg for kw, arg in zip(node.keywords, args[len(node.args) :]) if kw.arg
+            }
+            for param, (_, value) in received.items():
                 if value.is_camera:
                     self.module.camera_args.setdefault(key, set()).add(param)
                 elif value.is_act:
                     self.module.act_args.setdefault(key, set()).add(param)
         summary = self.module.summaries.get(key)
+        return self.summarised_call(node, name, summary, received, args)
+
+    def summarised_call(
+        self,
+        node: ast.Call,
+        name: str,
+        summary: Summary | None,
+        received: dict[str, tuple[ast.expr, Value]],
+        args: list[tuple[ast.expr, Value]],
+    ) -> Value:
+        """A call of a function whose summary is known (this file's or an imported one's)."""
+        if summary is not None:
+            self.meet_through(node, summary, received)
         if summary is not None and summary.cameras:
             return Value(CAMERA, cameras=(f"{name}(...)",))
         if summary is not None and summary.numpy:
@@ -257,7 +277,24 @@ class CallEvaluation:
             )
             self.record_once(node, self.module.factory_calls, record)
             return Value(0, factories=frozenset({record}))
+        if summary is not None and summary.items is not None:
+            result = self.unknown_call(args, node)
+            return Value(
+                SEQUENCE, items=tuple(_item_value(role, name, result) for role in summary.items)
+            )
         return self.unknown_call(args, node)
+
+    def meet_through(
+        self, node: ast.Call, summary: Summary, received: dict[str, tuple[ast.expr, Value]]
+    ) -> None:
+        """`hist(tiles, torch.linspace(...))` where `hist` computes `tiles - bins`: the factory
+        meets the activation inside the helper; report it at the call's argument."""
+        for first, second in summary.param_pairs:
+            if first in received and second in received:
+                self.meet([received[first], received[second]], node, "arith")
+        for param in summary.params_meeting_acts:
+            if param in received:
+                self.meet([received[param], (None, Value(ACT))], node, "module")
 
     def tensor_method(
         self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value
@@ -377,6 +414,14 @@ class CallEvaluation:
                 )
                 known = value.flags & (TENSORISH | DTYPE_OF_ACT | DTYPE_OF_FIXED) or value.tracked
                 if (
+                    isinstance(arg, ast.Name)
+                    and not known
+                    and value.params
+                    and non_tensor_name(arg.id) is None
+                    and "dtype" not in arg.id.lower()
+                ):
+                    return Value(ACT)  # `.to(x)` with a parameter `x`: x's dtype and device
+                if (
                     spelled
                     and "dtype" not in spelled.lower()
                     and not known
@@ -432,3 +477,12 @@ class CallEvaluation:
         cast = FixedCast(node, dtype, receiver_node, self.bound_act_names())
         self.record_once(node, self.module.fixed_casts, cast)
         return Value(FIXED, fixed=frozenset({cast}))
+
+
+def _item_value(role: str | None, name: str, result: Value) -> Value:
+    """The value of one position of a summarised tuple return."""
+    if role == "camera":
+        return Value(CAMERA, cameras=(f"{name}(...)",))
+    if role == "act":
+        return Value(ACT)
+    return element_of(result) if result.flags & ACT else EMPTY

@@ -33,6 +33,7 @@ from dtypelint.analysis.values import (
     element_of,
     join,
     number_list_value,
+    options_value,
     union,
     union_all,
 )
@@ -116,6 +117,9 @@ class ExpressionEvaluation:
             for key in node.keys:
                 self.eval(key)
             values = [self.eval(v) for v in node.values]
+            names = [constant_string(key) if key is not None else None for key in node.keys]
+            if all(names):  # `{"device": x.device}`: options for `**opts`
+                return options_value(dict(zip(names, values)))  # type: ignore[arg-type]
             return Value(SEQUENCE, items=tuple(values)) if values else EMPTY
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             return self.comprehension(node.generators, [node.elt])
@@ -206,6 +210,9 @@ class ExpressionEvaluation:
             return Value(DTYPE_OF_FIXED, fixed=base.fixed) if base.flags & FIXED else EMPTY
         if attr in ("T", "mT", "H", "mH", "data", "real", "imag"):
             return base
+        if base.items is not None and len(base.items) == 2 and attr in ("values", "indices"):
+            # `x.max(dim=-1).values` keeps x's dtype; `.indices` are int64
+            return base.items[0] if attr == "values" else base.items[1]
         if self.module.camera_names.matches(attr) and (
             base.flags & MODULE or not base.flags & (ACT | TENSORISH)
         ):
@@ -236,6 +243,8 @@ class ExpressionEvaluation:
             return Value(MODULE)
         if attr in cls.methods:
             return EMPTY
+        if attr in cls.numpy_attrs and self.module.camera_names.matches(attr):
+            return Value(NUMPY | CAMERA, cameras=(key,))  # `self.calib = np.array(...)`
         if self.module.camera_names.matches(attr):
             # A plain attribute: `module.to(torch.bfloat16)` does not convert it. Made as a
             # tensor in __init__, it is DTL005's too (register it) besides DTL002's (cast it).

@@ -50,6 +50,7 @@ from dtypelint.analysis.values import (
     join,
     number_list_value,
     union,
+    union_all,
 )
 from dtypelint.analysis.vocabulary import (
     ATTENTION_NAMES,
@@ -84,6 +85,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         self.seen_calls: set[int] = set()
         self.dict_params: list[str] = []
         self.returns: list[Value] = []
+        self.param_pairs: set[tuple[str, str]] = set()  # parameters meeting each other
+        self.params_meeting_acts: set[str] = set()  # parameters meeting its own activations
         args = node.args
         self.param_names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         self.info = self._function_info(prefix, parent)
@@ -184,6 +187,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
             value = self.env[param.arg]
             if (none_default or annotation_optional(param.annotation)) and value is not EMPTY:
                 self.env[param.arg] = replace(value, flags=value.flags | MAYBE_NONE)
+        for param in params:  # provenance: what the function's summary is made of
+            self.env[param.arg] = replace(self.env[param.arg], params=frozenset({param.arg}))
         fixed_precision, autocast = self._decorator_precision()
         # A module's __init__ builds weights and buffers, which `module.to(dtype)` converts; plain
         # tensor attributes made there are DTL005's business.
@@ -197,8 +202,12 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
             and any(is_data_class_name(b) for b in [self.cls.name, *self.cls.bases])
         )
         builds_module = builds_module or data_code
+        # A module's own methods compute with its weights: what its submodules return is an
+        # activation on evidence even when no parameter is (`for x in feats: x = self.m[i](x)`).
+        module_method = in_method and bool(self.cls and self.cls.is_module)
         is_tensor_taking = (
-            bool(tensor_params or camera_params or self.dict_params) and not builds_module
+            bool(tensor_params or camera_params or self.dict_params or module_method)
+            and not builds_module
         )
         info = FunctionInfo(
             node=node,
@@ -253,16 +262,34 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         self.module.new_summaries[id(self.node)] = self.summary()
 
     def summary(self) -> Summary:
+        meetings = {
+            "param_pairs": frozenset(self.param_pairs),
+            "params_meeting_acts": frozenset(self.params_meeting_acts),
+        }
         returned = [
             item
             for value in self.returns
             for item in (value.items if value.items is not None else (value,))
         ]
+        items = self._tuple_roles()
         if not returned or any(value.is_act for value in returned):
-            return Summary()
+            return Summary(items=items, **meetings)
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
         numpy = any(record.numpy_data for value in returned for record in value.factories)
-        return Summary(cameras=cameras[:1], numpy=numpy)
+        return Summary(cameras=cameras[:1], numpy=numpy, items=items, **meetings)
+
+    def _tuple_roles(self) -> tuple[str | None, ...] | None:
+        """`return P, P_T, P_inv, emb`: each position's role, when every return is such a tuple."""
+        if not self.returns or any(value.items is None for value in self.returns):
+            return None
+        sizes = {len(value.items) for value in self.returns}  # type: ignore[arg-type]
+        if len(sizes) != 1:
+            return None
+        roles = []
+        for position in range(sizes.pop()):
+            values = [value.items[position] for value in self.returns]  # type: ignore[index]
+            roles.append(_role(union_all(values)))
+        return tuple(roles)
 
     @property
     def in_autocast(self) -> bool:
@@ -517,6 +544,19 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                         )
                         record.meets.append(meet)
 
+    def _note_parameter_meetings(self, operands: list[tuple[ast.AST | None, Value]]) -> None:
+        """For the summary: which parameters meet each other, which meet activations."""
+        tagged = [value for _, value in operands if value.params]
+        if not tagged:
+            return
+        for value in tagged:
+            for other in (v for _, v in operands if v is not value):
+                self.param_pairs.update(
+                    (p, q) for p in value.params for q in other.params if p != q
+                )
+                if other.is_act and not other.params:
+                    self.params_meeting_acts.update(value.params)
+
     def mark_written(self, container: Value, written: Value) -> None:
         """`buf[idx] = act`, `buf += act`, `buf.copy_(act)`: a float buffer takes the activations'
         dtype once fixed; the next walk of the module treats it (and what derives from it) so."""
@@ -535,6 +575,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         keep_left: bool = False,
     ) -> Value:
         """Record tracked values meeting activations, and return the combined value."""
+        self._note_parameter_meetings(operands)
         # A factory already mixed with an explicitly cast value (`cat([eye, rot.float()])`)
         # has the cast's dtype whatever its own: the cast, not the factory, decides.
         tracked = [
@@ -634,3 +675,13 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                     fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
                 )
             )
+
+
+def _role(value: Value) -> str | None:
+    if value.is_camera:
+        return "camera"
+    if any(record.numpy_data for record in value.factories):
+        return "numpy"
+    if value.is_act and not value.flags & (INT | BOOL | FIXED | COMPLEX):
+        return "act"
+    return None

@@ -138,9 +138,8 @@ class ModuleAnalysis:
     ) -> None:
         for node in self.scan(method).self_facts:
             if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if is_self_attribute(target):
-                        self._classify_attribute(target.attr, node.value, info, method.name, node)  # type: ignore[attr-defined]
+                for target, value in _attribute_pairs(node):
+                    self._classify_attribute(target.attr, value, info, method.name, node)
             elif isinstance(node, ast.AnnAssign) and node.value and is_self_attribute(node.target):
                 self._classify_attribute(node.target.attr, node.value, info, method.name, node)  # type: ignore[attr-defined]
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -342,8 +341,12 @@ class ModuleAnalysis:
             self.camera_args: dict[int, set[str]] = {}
             self.act_args: dict[int, set[str]] = {}
             self._walk_definitions(self.tree.body, None, None, "")
+            # Only summaries someone in this file uses can change a result (another walk).
+            called = {callee for info in self.functions for callee in info.callees}
             summaries = {
-                key: value for key, value in self.new_summaries.items() if value.interesting
+                key: value
+                for key, value in self.new_summaries.items()
+                if value.interesting and key in called
             }
             forced = {
                 key: frozenset(names - self.act_args.get(key, set()))
@@ -407,3 +410,22 @@ class ModuleAnalysis:
 
     def text(self, node: ast.AST) -> str:
         return self.source.segment(node)
+
+
+def _attribute_pairs(node: ast.Assign) -> list[tuple[ast.Attribute, ast.expr]]:
+    """`self.x = v` and `self.fx, self.fy = fx, fy`: each attribute with its value."""
+    pairs: list[tuple[ast.Attribute, ast.expr]] = []
+    for target in node.targets:
+        if is_self_attribute(target):
+            pairs.append((target, node.value))  # type: ignore[arg-type]
+        elif (
+            isinstance(target, ast.Tuple)
+            and isinstance(node.value, ast.Tuple)
+            and len(target.elts) == len(node.value.elts)
+        ):
+            pairs += [
+                (element, value)  # type: ignore[misc]
+                for element, value in zip(target.elts, node.value.elts)
+                if is_self_attribute(element)
+            ]
+    return pairs

@@ -143,7 +143,11 @@ class FunctionScan:
         for node in ast.walk(func):
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if any(is_self_attribute(t) for t in targets):
+                if any(
+                    is_self_attribute(t)
+                    or (isinstance(t, ast.Tuple) and any(is_self_attribute(e) for e in t.elts))
+                    for t in targets
+                ):
                     usage.self_facts.append(node)
                 if (
                     len(targets) == 1
@@ -207,6 +211,9 @@ class FunctionScan:
     def mark(self, node: ast.AST) -> None:
         if isinstance(node, ast.Name):
             self.tensors.add(node.id)
+        elif isinstance(node, ast.BinOp):  # `2 * math.pi * coords @ B`: the names in the chain
+            self.mark(node.left)
+            self.mark(node.right)
         elif isinstance(node, ast.Subscript):
             if isinstance(node.value, ast.Name):
                 if constant_string(node.slice) is not None:

@@ -207,8 +207,11 @@ class TorchCallEvaluation:
         dtype = keyword(node, "dtype")
         if dtype is not None:
             return self.dtype_value(dtype, self.eval(dtype)) or EMPTY
-        if has_star_kwargs(node):
+        options = self.star_options(node)
+        if options is None:
             return EMPTY  # `**factory_kwargs` may well carry the dtype
+        if "dtype" in options.keys:  # type: ignore[operator]
+            return EMPTY  # `opts = dict(dtype=x.dtype, ...)`: given, through the options
         kind = self.factory_kind(node, short, args)
         if kind == "zero_dim":
             return Value(ZERO_DIM)
@@ -222,7 +225,9 @@ class TorchCallEvaluation:
         if kind == "numpy":
             record = self.new_factory(node, short, integer=False)
             record.origin = "numpy"
-            return Value(0, factories=frozenset({record}))
+            data = args[0][1] if args else EMPTY
+            # A camera array stays a camera (DTL002 at the matmul) and is NumPy-made (DTL004).
+            return Value(data.flags & CAMERA, factories=frozenset({record}), cameras=data.cameras)
         if kind is None:
             return EMPTY
         record = self.new_factory(node, short, integer=(kind == "int"))
@@ -276,6 +281,9 @@ class TorchCallEvaluation:
                 device_source = expression_root_name(device.value)
             else:
                 device_source = self.eval(device).device_of
+        elif has_star_kwargs(node):  # `**dict(device=x.device)`
+            options = self.star_options(node)
+            device_source = options.device_of if options is not None else None
         record = FactoryCall(
             node=node,
             func_text=self.module.text(node.func),
@@ -288,6 +296,21 @@ class TorchCallEvaluation:
         )
         self.record_once(node, self.module.factory_calls, record)
         return record
+
+    def star_options(self, node: ast.Call) -> Value | None:
+        """What the call's `**opts` pass, when every one is a dict of known keys (the keys of all,
+        and the device one gives); None when any is unknown (`**kwargs`: may carry a dtype)."""
+        keys: frozenset[str] = frozenset()
+        device_of = None
+        for kw in node.keywords:
+            if kw.arg is not None:
+                continue
+            value = self.eval(kw.value)
+            if value.keys is None:
+                return None
+            keys |= value.keys
+            device_of = device_of or value.device_of
+        return Value(keys=keys, device_of=device_of)
 
     def factory_kind(
         self, node: ast.Call, short: str, args: list[tuple[ast.expr, Value]]

@@ -200,6 +200,10 @@ class Value:
     device_of: str | None = None  # `device = x.device`
     alias: str | None = None  # an imported module/function: its qualified name
     qualname: str | None = None  # for attribute chains on aliases
+    #: a dict whose keys are all known (`dict(device=x.device)`): what `**opts` passes
+    keys: frozenset[str] | None = None
+    #: the function's parameters this value derives from: what a helper's summary is made of
+    params: frozenset[str] = frozenset()
 
     def has(self, flag: int) -> bool:
         return bool(self.flags & flag)
@@ -240,6 +244,7 @@ def join(values: Iterable[Value]) -> Value:
     cameras: list[str] = []
     tensors = 0
     cameras_only = True
+    params = frozenset().union(*(value.params for value in values))
     for value in values:
         flags |= value.flags
         factories |= value.factories
@@ -262,20 +267,20 @@ def join(values: Iterable[Value]) -> Value:
     if len(tensor_values) == 1 and tensor_values[0].flags & ONE_DIM:
         flags |= ONE_DIM  # `scales * 0.5`: scaled by numbers, still 1-D
     if flags & COMPLEX:  # complex arithmetic stays complex: its own dtype, not the run's
-        return Value(COMPLEX)
+        return Value(COMPLEX, params=params)
     if (
         flags & FIXED
         and flags & ACT
         and any(cast.dtype in ("float32", "float64") for cast in fixed)
     ):
         # An upcast value mixed with activations: type promotion makes the result the wider dtype.
-        return Value(FIXED, fixed=fixed)
+        return Value(FIXED, fixed=fixed, params=params)
     if flags & TENSORISH or factories or int_factories:
         flags &= ~(PY_NUMBER | PY_FLOAT)  # `x * 0.5` is a tensor, not a Python number
     if flags & ACT:
         # Mixed with an activation: the result is an activation (promoted); its origins have met.
-        return Value(flags & ~(FIXED | ZERO_DIM | INT | BOOL | CAMERA) | ACT)
-    return Value(flags, factories, int_factories, tuple(cameras), fixed)
+        return Value(flags & ~(FIXED | ZERO_DIM | INT | BOOL | CAMERA) | ACT, params=params)
+    return Value(flags, factories, int_factories, tuple(cameras), fixed, params=params)
 
 
 def union(a: Value, b: Value) -> Value:
@@ -301,6 +306,7 @@ def union(a: Value, b: Value) -> Value:
         items=a.items if a.items == b.items else None,
         device_of=a.device_of or b.device_of,
         alias=a.alias if a.alias == b.alias else None,
+        params=a.params | b.params,
     )
 
 
@@ -400,11 +406,34 @@ class ClassInfo:
 
 @dataclass(frozen=True)
 class Summary:
-    """What a local function's return value carries, seen by its callers."""
+    """What a function tells its callers (this file's, or the project's through imports)."""
 
-    cameras: tuple[str, ...] = ()
-    numpy: bool = False
+    cameras: tuple[str, ...] = ()  # it returns a camera value
+    numpy: bool = False  # it returns a NumPy-made tensor
+    #: a tuple return, position by position: "camera", "numpy", "act" or None (unknown)
+    items: tuple[str | None, ...] | None = None
+    #: parameter pairs that meet each other inside (`hist(tiles, bins)`: `tiles - bins`)
+    param_pairs: frozenset[tuple[str, str]] = frozenset()
+    #: parameters that meet the function's own activations (a module's weights, ...)
+    params_meeting_acts: frozenset[str] = frozenset()
 
     @property
     def interesting(self) -> bool:
-        return bool(self.cameras or self.numpy)
+        return bool(
+            self.cameras
+            or self.numpy
+            or (self.items and any(self.items))
+            or self.param_pairs
+            or self.params_meeting_acts
+        )
+
+
+def options_value(options: dict[str, Value]) -> Value:
+    """A dict of keyword options with known keys; `device` names the tensor it came from."""
+    device = options.get("device")
+    return Value(
+        SEQUENCE,
+        items=tuple(options.values()),
+        keys=frozenset(options),
+        device_of=device.device_of if device is not None else None,
+    )

@@ -332,8 +332,7 @@ class CallEvaluation:
             )
         if name in MATMUL_METHODS:
             operands = [(receiver_node, receiver)] + [a for a in args]
-            self.matmul_operands_check(node, f".{name}", operands)
-            return self.meet(operands, node, "matmul")
+            return self.matmul(node, f".{name}", operands)
         index_positions = METHOD_INDEX_ARGS.get(name, ())
         self.mark_indices(
             [a for i, a in enumerate(args) if i in index_positions],

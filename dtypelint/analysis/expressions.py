@@ -11,6 +11,7 @@ from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
+    CAMERA_PRODUCT,
     DEVICE,
     DTYPE_OF_ACT,
     DTYPE_OF_CAMERA,
@@ -77,9 +78,17 @@ class ExpressionEvaluation:
             return self.call(node)
         if isinstance(node, ast.BinOp):
             left, right = self.eval(node.left), self.eval(node.right)
+            operands = [(node.left, left), (node.right, right)]
             if isinstance(node.op, ast.MatMult):
-                self.matmul_operands_check(node, "@", [(node.left, left), (node.right, right)])
-                return self.meet([(node.left, left), (node.right, right)], node, "matmul")
+                return self.matmul(node, "@", operands)
+            if isinstance(node.op, (ast.Add, ast.Sub)) and (
+                left.flags & CAMERA_PRODUCT or right.flags & CAMERA_PRODUCT
+            ):
+                # `points @ R.mT + t`: the translation meets the rotated points as the rotation
+                # did; cast both.
+                self.matmul_operands_check(
+                    node, "+" if isinstance(node.op, ast.Add) else "-", operands
+                )
             kind = "intop" if isinstance(node.op, INTEGER_OPERATORS) else "arith"
             result = self.meet([(node.left, left), (node.right, right)], node, kind)
             return self.arithmetic_result(node.op, [left, right], result)
@@ -214,7 +223,7 @@ class ExpressionEvaluation:
             # `x.max(dim=-1).values` keeps x's dtype; `.indices` are int64
             return base.items[0] if attr == "values" else base.items[1]
         if self.module.camera_names.matches(attr) and (
-            base.flags & MODULE or not base.flags & (ACT | TENSORISH)
+            base.flags & MODULE or base.is_camera or not base.flags & (ACT | TENSORISH)
         ):
             # `cam.K`, `data.intrinsics`: a camera attribute of some container.
             return Value(CAMERA, cameras=(self.module.text(node),))

@@ -25,6 +25,7 @@ from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
+    CAMERA_PRODUCT,
     COMPLEX,
     DEVICE,
     EMPTY,
@@ -641,6 +642,17 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                 meet = Meet(node, "return", None, (), self.in_autocast, self.info)
                 for record in item.factories:
                     record.meets.append(meet)
+
+    def matmul(
+        self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]
+    ) -> Value:
+        """A matmul-family operation: camera and cast operands checked, meetings recorded."""
+        self.matmul_operands_check(node, op_name, operands)
+        result = self.meet(operands, node, "matmul")
+        values = [value for _, value in operands]
+        if any(v.is_camera for v in values) and any(v.is_act for v in values):
+            result = replace(result, flags=result.flags | CAMERA_PRODUCT)
+        return result
 
     def matmul_operands_check(
         self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]

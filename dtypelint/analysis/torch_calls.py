@@ -110,8 +110,7 @@ class TorchCallEvaluation:
             return Value(BOOL)
         if qualname in MATMUL_FUNCS:
             operands = self.matmul_operand_list(qualname, node, args)
-            self.matmul_operands_check(node, qualname, operands)
-            return self.meet(operands, node, "matmul")
+            return self.matmul(node, qualname, operands)
         index_positions = INDEX_ARGS.get(short, ())
         self.mark_indices(
             [a for i, a in enumerate(args) if i in index_positions],

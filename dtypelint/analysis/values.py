@@ -64,6 +64,9 @@ COMPLEX = 262144
 #: a 1-D factory result as made (`torch.linspace(...)`, `torch.zeros(n)`), at most moved or
 #: sliced: iterating or indexing it with a number gives 0-dim scalars. Any operation clears it.
 ONE_DIM = 524288
+#: the product of a camera value with activations (`points @ R.mT`): a camera value added to it
+#: (`+ t`) is part of the same geometry, and DTL002's too
+CAMERA_PRODUCT = 1048576
 #: Properties of a name's binding, not of what operations compute from it.
 BINDING = MAYBE_NONE | MAYBE_UNBOUND
 TENSORISH = ACT | CAMERA | INT | BOOL | FIXED | ZERO_DIM
@@ -262,7 +265,7 @@ def join(values: Iterable[Value]) -> Value:
     flags &= ~(
         SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT | DTYPE_OF_FIXED | DTYPE_OF_CAMERA
     )
-    flags &= ~(BINDING | ONE_DIM)
+    flags &= ~(BINDING | ONE_DIM | CAMERA_PRODUCT)
     tensor_values = [v for v in values if v.flags & TENSORISH or v.tracked]
     if len(tensor_values) == 1 and tensor_values[0].flags & ONE_DIM:
         flags |= ONE_DIM  # `scales * 0.5`: scaled by numbers, still 1-D

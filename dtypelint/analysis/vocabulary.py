@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 
 DEFAULT_CAMERA_NAMES: tuple[str, ...] = (
@@ -14,6 +15,12 @@ DEFAULT_CAMERA_NAMES: tuple[str, ...] = (
     "extrinsic_matrix", "K_inv", "inv_K", "calib_matrix", "camtoworld", "camtoworlds",
     "worldtocam", "cam2worlds", "world2cams", "c2ws", "w2cs", "viewmatrix", "projmat",
     "proj_mats", "intrinsic_matrices", "extrinsic_matrices",
+    # Rotation and translation values: cameras when used as geometry (in a matmul with points,
+    # added to one), which is where DTL002 looks; built together (`cat([R, t])`) they stay camera
+    # values, so `K @ Rt` is no finding.
+    # (Not `T`: a temperature or a sequence length as often as a transform.)
+    "R", "t", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats",
+    "cam", "camera", "cams", "cameras",
 )  # fmt: skip
 
 
@@ -306,8 +313,12 @@ REGISTRARS = frozenset({"register_buffer", "register_parameter", "add_module", "
 #: Camera names that are also common words in model code (`q_proj`, `pose_feat`, `P` patches):
 #: with an affix they count only when the affix is itself camera vocabulary.
 AMBIGUOUS_CAMERA_NAMES = frozenset(
-    {"K", "Ks", "P", "proj", "projection", "pose", "poses", "Rt", "RT", "calib"}
-)
+    {"K", "Ks", "P", "proj", "projection", "pose", "poses", "Rt", "RT", "calib", "R", "t", "T",
+     "rot", "rotation", "trans", "translation", "cam", "camera"}
+)  # fmt: skip
+#: `cam2img`, `lidar2imgs`, `img2lidars`, `world_to_cam`, `ego2global`: a transform between frames.
+_FRAMES = r"(?:cam|camera|img|image|lidar|world|ego|global|local|sensor|pix|pixel|ndc|view|rig|obj|depth|radar)"
+FRAME_TRANSFORM = re.compile(rf"^{_FRAMES}s?(?:2|_to_){_FRAMES}s?$")
 
 
 CAMERA_AFFIXES = frozenset(
@@ -344,8 +355,19 @@ class CameraNames:
             cached = self._cache[name] = self._match(name)
         return cached
 
+    def _is_core(self, name: str) -> bool:
+        """A camera name by itself: listed, a frame-to-frame transform, or a plural of one."""
+        if name in self.names or FRAME_TRANSFORM.match(name):
+            return True
+        # `cam2imgs`, `intrinsics_mats`: plurals of listed names (not of ambiguous ones: `Ps`)
+        return (
+            name.endswith("s")
+            and name[:-1] in self.names
+            and name[:-1] not in AMBIGUOUS_CAMERA_NAMES
+        )
+
     def _match(self, name: str) -> bool:
-        if name in self.names:
+        if self._is_core(name):
             return True
         if "_" not in name:
             return False
@@ -355,7 +377,7 @@ class CameraNames:
         for start in range(len(parts)):
             for stop in range(start + 1, len(parts) + 1):
                 core = "_".join(parts[start:stop])
-                if (stop - start) == len(parts) or core not in self.names:
+                if (stop - start) == len(parts) or not self._is_core(core):
                     continue
                 affixes = parts[:start] + parts[stop:]
                 if any(affix.lower() in NETWORK_AFFIXES for affix in affixes):

@@ -77,14 +77,13 @@ class CameraMatmulUncast(Rule):
 
 
 def cast_anchor(node: ast.expr, module: ModuleAnalysis) -> ast.expr:
-    """Where `.to(dtype)` goes: right after the camera value or after its inverse, before reshapes."""
+    """Where `.to(dtype)` goes: right after the camera value or after its inverse, before reshapes;
+    after indexing (`rot_mats[:, idx].to(x.dtype)`: cast the slice, not the whole tensor)."""
     current = node
     while True:
         if _is_inverse(current, module):
             return current
         if isinstance(current, ast.Attribute) and current.attr in _SHAPE_ATTRS:
-            current = current.value
-        elif isinstance(current, ast.Subscript) and not _is_key_lookup(current):
             current = current.value
         elif (
             isinstance(current, ast.Call)

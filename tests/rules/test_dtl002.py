@@ -61,7 +61,8 @@ CASES = {
             return torch.einsum("cij,nj->cni", viewmats[:, :3, :3], means)
         """,
         (3, 40),
-        'torch.einsum("cij,nj->cni", viewmats.to(means.dtype)[:, :3, :3], means)',
+        # cast the slice the matmul uses, not the whole tensor
+        'torch.einsum("cij,nj->cni", viewmats[:, :3, :3].to(means.dtype), means)',
     ),
     "F.linear": (
         """
@@ -81,7 +82,7 @@ CASES = {
             return rays
         """,
         (3, 12),
-        "rays = torch.inverse(K).to(pix.dtype)[:, None] @ pix[..., None]",
+        "rays = torch.inverse(K)[:, None].to(pix.dtype) @ pix[..., None]",
     ),
     "linalg.inv method chain": (
         """

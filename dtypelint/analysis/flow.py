@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING
 
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
-from dtypelint.analysis.roles import annotation_kind, annotation_optional, non_tensor_name
+from dtypelint.analysis.roles import (
+    annotation_kind,
+    annotation_optional,
+    non_tensor_name,
+    weak_camera_name,
+)
 from dtypelint.analysis.syntax import (
     block_exits,
     constant_string,
@@ -174,7 +179,12 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                 continue
             if not is_tensor:
                 continue
-            if self.module.camera_names.matches(name) and not (name == "K" and attention):
+            geometry_unused = weak_camera_name(name) and name not in used.geometry
+            if (
+                self.module.camera_names.matches(name)
+                and not (name == "K" and attention)
+                and not geometry_unused
+            ):
                 self.env[name] = Value(CAMERA, cameras=(name,))
                 camera_params.append(name)
             elif is_integer_name(name):

@@ -5,9 +5,17 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import constant_string, dotted_name, is_self_attribute, keyword
+from dtypelint.analysis.syntax import (
+    constant_string,
+    dotted_name,
+    expression_root_name,
+    is_self_attribute,
+    keyword,
+)
 from dtypelint.analysis.vocabulary import (
     FACTORIES,
+    MATMUL_FUNCS,
+    MATMUL_METHODS,
     NON_TENSOR_TORCH_FUNCS,
     REGISTRARS,
     SCALAR_ANNOTATIONS,
@@ -133,6 +141,9 @@ class FunctionScan:
         #: a tuple or list, or not one kind; never a dtype source
         self.sequences: set[str] = set()
         self.self_facts: list[ast.AST] = []
+        #: names used as geometry: matmul operands, inverted, added to a product (or the names
+        #: a local such operand was built from: `Rt = cat([R, t]); K @ Rt`)
+        self.geometry: set[str] = set()
 
     @classmethod
     def of(
@@ -206,6 +217,7 @@ class FunctionScan:
         for name, value in taken_from.items():
             if name in usage.tensors:
                 usage.mark(value)
+        usage.geometry = geometry_names(func, module)
         return usage
 
     def mark(self, node: ast.AST) -> None:
@@ -265,3 +277,78 @@ def _calls_submodule(call: ast.Call) -> bool:
     if isinstance(func, ast.Subscript):
         func = func.value
     return is_self_attribute(func)
+
+
+#: Rotation and translation names: cameras only where the function uses them as geometry.
+WEAK_CAMERA_NAMES = frozenset(
+    {"R", "t", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats"}
+)
+
+
+def weak_camera_name(name: str) -> bool:
+    return name in WEAK_CAMERA_NAMES or name.split("_", 1)[0] in ("R", "t", "rot", "trans")
+
+
+def geometry_names(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleAnalysis
+) -> set[str]:
+    """Names a function uses as geometry (see `FunctionScan.geometry`)."""
+    direct: set[str] = set()
+    products: set[str] = set()  # locals assigned a matmul result
+    built_from: dict[str, set[str]] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                built_from.setdefault(target.id, set()).update(
+                    n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)
+                )
+                if _is_product(node.value, module):
+                    products.add(target.id)
+    for node in ast.walk(func):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            direct.update(_roots(node.left, node.right))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if _is_product(other, module) or (
+                    isinstance(other, ast.Name) and other.id in products
+                ):
+                    direct.update(_roots(side))
+        elif isinstance(node, ast.Call):
+            qualname = module.qualify(node.func) or ""
+            method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+            if (
+                qualname in MATMUL_FUNCS
+                or qualname.startswith("torch.linalg.")
+                or qualname
+                in (
+                    "torch.inverse",
+                    "torch.pinverse",
+                )
+            ):
+                direct.update(_roots(*node.args))
+            elif not qualname and method in MATMUL_METHODS | {"inverse", "pinverse"}:
+                direct.update(_roots(node.func.value, *node.args))  # type: ignore[attr-defined]
+    geometry = set(direct)
+    for name in direct:  # one step back: `Rt = torch.cat([R, t])` then `K @ Rt`
+        geometry |= built_from.get(name, set())
+    return geometry
+
+
+def _is_product(node: ast.AST, module: ModuleAnalysis) -> bool:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        return True
+    return isinstance(node, ast.Call) and (
+        (module.qualify(node.func) or "") in MATMUL_FUNCS
+        or (isinstance(node.func, ast.Attribute) and node.func.attr in MATMUL_METHODS)
+    )
+
+
+def _roots(*nodes: ast.AST) -> set[str]:
+    """The names operands start from (`R` in `R.mT`, `t[:, None]`, `R.transpose(1, 2)`)."""
+    roots = set()
+    for node in nodes:
+        root = expression_root_name(node)
+        if root is not None and not root.startswith("self."):
+            roots.add(root)
+    return roots

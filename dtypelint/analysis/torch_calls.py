@@ -49,6 +49,7 @@ from dtypelint.analysis.vocabulary import (
     NON_TENSOR_TORCH_FUNCS,
     STRICT_FUNCS,
     TENSOR_KEYWORDS,
+    is_integer_name,
 )
 
 if TYPE_CHECKING:
@@ -355,11 +356,15 @@ class TorchCallEvaluation:
                     and isinstance(fill.operand.value, int)
                 ):
                     return "int"
-                if fill_value.flags & PY_FLOAT or (
+                if fill_value.flags & (PY_FLOAT | ACT | ZERO_DIM) or (
                     isinstance(fill, ast.Constant) and isinstance(fill.value, float)
                 ):
-                    return "float"
-                return None  # a token id as often as a float: do not guess
+                    return "float"  # a float, or a 0-dim tensor: the default float dtype
+                if fill_value.flags & (PY_NUMBER | INT | BOOL) or _names_an_index(fill):
+                    return None  # a token id, a pad index, a label: integer by intent
+                # `self.min_sigma`, `norm`: a quantity; if it is an int, the int64 result is used
+                # as an index somewhere and the fix is never safe (int_change).
+                return "float"
             return "float"
         if short == "arange":
             values = [v for _, v in args[: len(positional)]]
@@ -370,3 +375,18 @@ class TorchCallEvaluation:
         if short in ("eye", "linspace", "logspace"):
             return "float"
         return None
+
+
+def _names_an_index(node: ast.AST) -> bool:
+    """`pad_id`, `self.ignore_index`, `num_classes`: a name of an integer quantity."""
+    name = (
+        node.attr
+        if isinstance(node, ast.Attribute)
+        else node.id
+        if isinstance(node, ast.Name)
+        else ""
+    )
+    words = set(name.lower().split("_"))
+    return is_integer_name(name) or bool(
+        words & {"id", "token", "pad", "padding", "ignore", "num", "n", "class", "classes", "value"}
+    )

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterable, Iterator, Sequence
 
 from dtypelint.analysis.flow import FunctionFlow
-from dtypelint.analysis.roles import FunctionScan
+from dtypelint.analysis.roles import FunctionScan, annotation_kind
 from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_class_name
 from dtypelint.analysis.syntax import (
     canonical,
@@ -15,8 +15,9 @@ from dtypelint.analysis.syntax import (
     constant_string,
     dotted_name,
     import_aliases,
-    is_plain_chain,
+    is_int_constant,
     is_self_attribute,
+    is_zero_dim_factory,
     keyword,
 )
 from dtypelint.analysis.values import (
@@ -29,11 +30,12 @@ from dtypelint.analysis.values import (
     Value,
 )
 from dtypelint.analysis.vocabulary import (
+    COMPLEX_DTYPES,
+    COMPLEX_TORCH_FUNCS,
     DEFAULT_CAMERA_NAMES,
-    FACTORIES,
     INT_DTYPES,
     INT_METHODS,
-    TENSOR_BUILDERS,
+    NON_TENSOR_TORCH_FUNCS,
     CameraNames,
 )
 from dtypelint.source import SourceText
@@ -68,6 +70,16 @@ class ModuleAnalysis:
     # -- module facts -------------------------------------------------------------------------
 
     def _collect_module_facts(self) -> None:
+        #: module-level `NAME = value` (constants a class may store: `self.m = RGB_TO_YUV`)
+        self.module_constants: dict[str, ast.expr] = {
+            stmt.targets[0].id: stmt.value
+            for stmt in self.tree.body
+            if isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+        }
+        #: method names whose body makes complex tensors (`torch.polar` RoPE tables)
+        self._complex_methods: set[str] = set()
         shadowed: set[str] = set()
         for stmt in self._module_statements(self.tree.body):
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -84,6 +96,13 @@ class ModuleAnalysis:
                 shadowed.add(stmt.name)
         for name in shadowed:
             self.aliases.pop(name, None)
+        for node in class_definitions(self.tree.body):
+            for stmt in node.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                    isinstance(sub, ast.Call) and self._complex_expression(sub)
+                    for sub in ast.walk(stmt)
+                ):
+                    self._complex_methods.add(stmt.name)
         for node in class_definitions(self.tree.body):
             self.classes[node.name] = self._class_info(node)
         self._resolve_module_classes()
@@ -170,9 +189,7 @@ class ModuleAnalysis:
                 info.tensor_attrs.setdefault(attr, (stmt, kind == "int"))
                 info.plain_attrs.setdefault(attr, value)
                 return
-            if isinstance(value, ast.Call) and (self.qualify(value.func) or "").startswith(
-                "numpy."
-            ):
+            if self._numpy_expression(value, info):
                 info.numpy_attrs.add(attr)
         if isinstance(value, ast.Call):
             qualname = self.qualify(value.func) or dotted_name(value.func) or ""
@@ -199,15 +216,25 @@ class ModuleAnalysis:
         `local` maps the method's local names to what they were last assigned (`pe = torch.zeros
         (...)` then `self.pe = pe.unsqueeze(0)`).
         """
+        if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.DictComp)):
+            return None  # a list of tensors: not a buffer (`register_buffer` takes one tensor)
+        if is_zero_dim_factory(value, self.qualify) or self._complex_expression(value):
+            return None  # 0-dim scalars promote nothing; complex tables must not be cast
         makes_tensor = False
+        elements = {
+            id(n.value)
+            for n in ast.walk(value)
+            if isinstance(n, ast.Subscript) and is_int_constant(n.slice)
+        }
         for node in ast.walk(value):
             if isinstance(node, ast.Call):
                 qualname = self.qualify(node.func) or ""
                 short = qualname.rsplit(".", 1)[-1]
                 if qualname.startswith("torch.nn.") and short[:1].isupper():
                     return None  # a module or an nn.Parameter
-                if qualname.startswith("torch.") and (
-                    short in FACTORIES or short in TENSOR_BUILDERS
+                if qualname.startswith("torch.") and not (
+                    qualname in NON_TENSOR_TORCH_FUNCS
+                    or qualname.startswith(("torch.cuda.", "torch.backends.", "torch.nn."))
                 ):
                     makes_tensor = True
             elif (
@@ -215,15 +242,62 @@ class ModuleAnalysis:
                 and local
                 and node.id in local
                 and depth < 3
-                and is_plain_chain(value, node.id)
+                and id(node) not in elements
             ):
-                # `self.pe = pe.unsqueeze(0)`; not `self.off = size / 2 + rng[0]` (a 0-dim element)
+                # `self.pe = pe.unsqueeze(0)`, `self.ac = torch.cumprod(1 - betas, 0)`; not
+                # `self.off = size / 2 + rng[0]` (a 0-dim element)
                 origin = self._tensor_kind(local[node.id], local, depth + 1)
                 if origin is not None:
                     return origin
         if not makes_tensor:
             return None
         return "int" if self._integer_expression(value) else "float"
+
+    def _complex_expression(self, value: ast.AST) -> bool:
+        """`torch.polar(...)`, `torch.fft.*`, `dtype=torch.complex64`, or a call of a method of
+        this file that makes one (`self.rope_params(...)`)."""
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call):
+                qualname = self.qualify(node.func) or ""
+                if qualname in COMPLEX_TORCH_FUNCS or qualname.startswith("torch.fft."):
+                    return True
+                method = node.func.attr if is_self_attribute(node.func) else None  # type: ignore[attr-defined]
+                if method and method in self._complex_methods:
+                    return True
+            elif isinstance(node, ast.Attribute) and (self.qualify(node) or "") in COMPLEX_DTYPES:
+                return True
+        return False
+
+    def _numpy_expression(self, value: ast.AST, info: ClassInfo, depth: int = 0) -> bool:
+        """A NumPy array made in `__init__`: `np.*(...)`, a parameter annotated `np.ndarray`, a
+        module constant made by NumPy, a method of a NumPy object (`rng.normal(...)`)."""
+        if depth > 2:
+            return False
+        node = value
+        while isinstance(node, (ast.BinOp, ast.UnaryOp)):  # `rng.normal(size=...) * 0.1`
+            node = node.left if isinstance(node, ast.BinOp) else node.operand
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if (self.qualify(node.func) or "").startswith("numpy."):
+                return True
+            node = node.func.value
+        if isinstance(node, ast.Call):
+            return (self.qualify(node.func) or "").startswith("numpy.")
+        if isinstance(node, ast.Name):
+            if node.id in self._init_numpy_params(info):
+                return True
+            local = self._init_locals(info).get(node.id) or self.module_constants.get(node.id)
+            return local is not None and self._numpy_expression(local, info, depth + 1)
+        return False
+
+    def _init_numpy_params(self, info: ClassInfo) -> set[str]:
+        method = info.method_nodes.get("__init__")
+        if method is None:
+            return set()
+        return {
+            arg.arg
+            for arg in (*method.args.args, *method.args.kwonlyargs)
+            if annotation_kind(arg.annotation) == "numpy"
+        }
 
     def _init_locals(self, info: ClassInfo) -> dict[str, ast.AST]:
         """Local names of the class's __init__ and the value each was first assigned."""
@@ -234,12 +308,14 @@ class ModuleAnalysis:
         if cached is None:
             cached = {}
             for node in ast.walk(method):
-                if (
-                    isinstance(node, ast.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name)
-                ):
-                    cached.setdefault(node.targets[0].id, node.value)
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target = node.targets[0]
+                    if isinstance(target, ast.Name):
+                        cached.setdefault(target.id, node.value)
+                    elif isinstance(target, ast.Tuple):  # `pos_x, pos_y = torch.meshgrid(...)`
+                        for element in target.elts:
+                            if isinstance(element, ast.Name):
+                                cached.setdefault(element.id, node.value)
             info._init_locals = cached  # type: ignore[attr-defined]
         return cached
 

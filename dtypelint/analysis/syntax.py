@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 
 def dotted_name(node: ast.AST) -> str | None:
@@ -222,3 +222,22 @@ def is_int_constant(node: ast.AST) -> bool:
         and isinstance(node.value, int)
         and not isinstance(node.value, bool)
     )
+
+
+def is_zero_dim_factory(node: ast.AST, qualify: Callable[[ast.AST], str | None]) -> bool:
+    """`torch.tensor(0.5)`, `torch.tensor(scale)`, `torch.zeros(())`: a 0-dim tensor (type
+    promotion treats it like a Python number)."""
+    if not isinstance(node, ast.Call):
+        return False
+    qualname = qualify(node.func) or ""
+    short = qualname.rsplit(".", 1)[-1]
+    if not qualname.startswith("torch.") or not node.args:
+        return False
+    data = node.args[0]
+    if short in ("tensor", "as_tensor", "scalar_tensor"):
+        if isinstance(data, ast.UnaryOp):
+            data = data.operand
+        return isinstance(data, ast.Constant) and isinstance(data.value, (int, float))
+    if short in ("zeros", "ones", "empty", "full", "rand", "randn"):
+        return isinstance(data, (ast.Tuple, ast.List)) and not data.elts
+    return False

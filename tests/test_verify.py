@@ -29,7 +29,8 @@ from dtypelint.config import Config, load_config  # noqa: E402
 from dtypelint.verify import harness, report  # noqa: E402
 from dtypelint.verify.command import verify  # noqa: E402
 from dtypelint.verify.device import DeviceError, choose_device  # noqa: E402
-from dtypelint.verify.runner import FrameFilter, MixedDtypeRecorder, relative_error  # noqa: E402
+from dtypelint.verify.recorder import FrameFilter, MixedDtypeRecorder  # noqa: E402
+from dtypelint.verify.runner import relative_error  # noqa: E402
 from dtypelint.verify.verdict import decide, tolerance  # noqa: E402
 from dtypelint.verify.workspace import build_patched_tree  # noqa: E402
 

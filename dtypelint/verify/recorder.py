@@ -44,6 +44,9 @@ DELIBERATE_MIXES = frozenset(
         "torch.Tensor.new_tensor",
         "torch.Tensor.is_same_size",
         "torch.Tensor.is_set_to",
+        # nn.Module.to()/.half() swapping parameters in place (Module._apply)
+        "torch._has_compatible_shallow_copy_type",
+        "_VariableFunctionsClass._has_compatible_shallow_copy_type",
     }
 )
 # Kernels that take low-precision input with float32 weights/statistics and return the input's
@@ -238,6 +241,9 @@ def result_dtype(result: Any, args: Sequence[Any]) -> str | None:
     return None
 
 
+_is_compiling: Callable[[], bool] = getattr(
+    getattr(torch, "compiler", None), "is_compiling", lambda: False
+)
 _OP_NAMES: dict[Any, str] = {}
 
 
@@ -256,6 +262,42 @@ def op_name(func: Callable[..., Any]) -> str:
 
 
 # --- the recorder ----------------------------------------------------------------------------------
+
+_plain_has_torch_function = torch.overrides.has_torch_function
+
+
+def _has_torch_function_but_the_recorder(args: Any) -> bool:
+    """torch.overrides.has_torch_function, blind to a recorder alone on the mode stack.
+
+    nn.MultiheadAttention and nn.TransformerEncoder(Layer) leave their inference fast path when
+    it returns True, which any active mode makes it do: recording would then change which
+    kernels run, and the results. Other modes and tensor subclasses still count.
+    """
+    recorder_alone = torch._C._len_torch_function_stack() == 1 and isinstance(
+        torch.overrides._get_current_function_mode(), MixedDtypeRecorder
+    )
+    if not recorder_alone:
+        return _plain_has_torch_function(args)
+    with torch.overrides._pop_mode_temporarily():
+        return _plain_has_torch_function(args)
+
+
+class _FastPathGuard:
+    """Installs `_has_torch_function_but_the_recorder` while any recorder is active."""
+
+    active = 0
+
+    @classmethod
+    def enter(cls) -> None:
+        cls.active += 1
+        if cls.active == 1:
+            torch.overrides.has_torch_function = _has_torch_function_but_the_recorder
+
+    @classmethod
+    def exit(cls) -> None:
+        cls.active -= 1
+        if cls.active == 0:
+            torch.overrides.has_torch_function = _plain_has_torch_function
 
 
 class MixedDtypeRecorder(TorchFunctionMode):
@@ -280,10 +322,20 @@ class MixedDtypeRecorder(TorchFunctionMode):
         self.unattributed = 0
         self.failure: tuple[BaseException, dict[str, Any]] | None = None
 
+    def __enter__(self) -> MixedDtypeRecorder:
+        _FastPathGuard.enter()
+        return super().__enter__()  # type: ignore[no-any-return]
+
+    def __exit__(self, *exc_info: Any) -> None:
+        super().__exit__(*exc_info)
+        _FastPathGuard.exit()
+
     def __torch_function__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
         if kwargs is None:
             kwargs = {}
-        if not self.enabled:
+        if not self.enabled or _is_compiling():
+            # Under torch.compile dynamo traces this method: it must see a plain call (the
+            # compiled graph is not recorded; eager code around it is).
             return func(*args, **kwargs)
         floating = floating_operands(args, kwargs)
         dtypes = mixed_dtypes(floating) if len(floating) > 1 else None
@@ -300,7 +352,8 @@ class MixedDtypeRecorder(TorchFunctionMode):
         device: str,
     ) -> Any:
         name = op_name(func)
-        if name in DELIBERATE_MIXES:
+        if name in DELIBERATE_MIXES or name.endswith(".__set__"):
+            # `.__set__`: property setters (`p.data = q`, `p.grad = g`) replace, not compute
             return func(*args, **kwargs)
         autocast = autocast_dtype(device)
         if autocast is not None:

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("torch")
-
 from dtypelint.trace.report import TraceReport, build_report, render_sarif, render_text
+
+torch = pytest.importorskip("torch")
 
 REPO = Path(__file__).resolve().parents[1]
 PROJECT = REPO / "fixtures" / "trace"
@@ -302,3 +302,28 @@ def test_importing_trace_imports_neither_torch_nor_pytest() -> None:
         "assert 'torch' not in sys.modules and 'pytest' not in sys.modules"
     )
     subprocess.run([PYTHON, "-c", code], check=True, env=_env())
+
+
+# --- CUDA --------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_trace_on_cuda() -> None:
+    script = PROJECT / "cuda_step.py"
+    process = _start(*_trace("--output-format", "json", "--", PYTHON, "cuda_step.py"))
+    stdout, stderr = process.communicate(timeout=600)
+    assert process.returncode == 1, stderr
+    mixed = ("bfloat16", "float32")
+    assert _sites(json.loads(stdout)) == {
+        ("cuda_step.py", line_of(script, "torch.cat(["), "torch.cat", mixed, "float32", 1, False),
+        (
+            "cuda_step.py",
+            line_of(script, "depth = "),
+            "torch.Tensor.mul",
+            mixed,
+            "float32",
+            1,
+            False,
+        ),
+    }
+    assert "torch.float32 torch.float32" in stderr.splitlines()  # its own output, unchanged

@@ -1,7 +1,7 @@
 """`dtypelint verify`: the runtime harness end to end on small projects, and its pieces.
 
-End-to-end runs are the slow part (each side of each example is a subprocess importing torch),
-so they happen once per module and concurrently: the fix-log fixture through the Python API
+End-to-end runs are the slow part (each side is a worker process importing torch), so they
+happen once per module and concurrently: the fix-log fixture through the Python API
 (text and JSON rendered from one run), the projects under fixtures/verify through the real CLI.
 """
 

@@ -30,11 +30,10 @@ RULE_ID = "mixed-dtype-call"
 PROJECT_URL = "https://github.com/dtypelint/dtypelint"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 NOT_COVERED = (
-    "processes other than the first one of the command to import torch (subprocesses, "
-    "DataLoader workers: forked ones run with the recorder off, spawned ones are not traced)",
+    "Python processes other than the first of the command to import torch (subprocesses, "
+    "DataLoader workers)",
     "threads other than the one that imported torch",
-    "inside torch.compile graphs (calls there are seen, if at all, at the line calling the "
-    "compiled function)",
+    "code inside torch.compile graphs",
 )
 
 

@@ -341,7 +341,10 @@ class MixedDtypeRecorder(TorchFunctionMode):
         dtypes = mixed_dtypes(floating) if len(floating) > 1 else None
         if dtypes is None:
             return func(*args, **kwargs)
-        return self._mixed_call(func, args, kwargs, dtypes, floating[0].device.type)
+        # The device autocast is asked about: a real operand's (a 0-dim CPU scalar tensor may
+        # come first in a CUDA call).
+        shaped = next((t for t in floating if t.dim() > 0), floating[0])
+        return self._mixed_call(func, args, kwargs, dtypes, shaped.device.type)
 
     def _mixed_call(
         self,

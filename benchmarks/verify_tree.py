@@ -106,6 +106,21 @@ def example(dtype=torch.float32):
     intrinsics = torch.tensor([[100.0, 0.0, 16.0], [0.0, 100.0, 16.0], [0.0, 0.0, 1.0]])
     return project, (torch.rand(2, {n}, 3).to(dtype), intrinsics)
 """,
+    "cuda_autocast_projector": """
+class Projector(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.xyz = nn.Linear(8, 3)
+
+    @torch.autocast(device_type="cuda", dtype=torch.bfloat16)
+    def forward(self, feats: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
+        return self.xyz(feats) @ K.transpose(-1, -2)  # written for a GPU: autocast casts
+
+
+def example(dtype=torch.float32):
+    K = torch.tensor([[100.0, 0.0, 16.0], [0.0, 100.0, 16.0], [0.0, 0.0, 1.0]])
+    return Projector().to(dtype), (torch.randn(2, {n}, 8).to(dtype), K)
+""",
     "camera_cast": """
 def project(points: torch.Tensor, intrinsics: torch.Tensor) -> torch.Tensor:
     pixels = points @ intrinsics.to(points.dtype).transpose(-1, -2)

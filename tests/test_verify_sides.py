@@ -145,6 +145,15 @@ def test_autocast_matmul_is_not_a_mixed_site(runs: dict[str, Any]) -> None:
     assert norm["before"]["mixed_ops"] == [] and norm["verdict"] == "no-hazard"
 
 
+def test_cuda_autocast_regions_apply_on_a_cpu_run(runs: dict[str, Any]) -> None:
+    # `@torch.autocast(device_type="cuda")` code run on the CPU: the region applies to the CPU
+    # (torch alone would disable it there, and the bf16 @ float32 matmul would raise).
+    example = runs["tree"].example(_named(runs, "cuda_autocast_projector"))
+    assert example["before"]["status"] == "ok" and example["before"]["mixed_ops"] == []
+    assert example["before"]["output_dtypes"] == ["bfloat16"]
+    assert example["verdict"] == "no-hazard"
+
+
 def test_promotion_inside_autocast_is_still_reported(runs: dict[str, Any]) -> None:
     name = _named(runs, "autocast_buffer_cat")
     example = runs["tree"].example(name)

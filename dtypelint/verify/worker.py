@@ -118,6 +118,35 @@ class Worker:
         torch.set_grad_enabled(True)
 
 
+def autocast_follows_the_device(device: str) -> None:
+    """On a CPU run, autocast regions written for CUDA (`torch.autocast("cuda", ...)`,
+    `torch.cuda.amp.autocast()`, as decorators too) apply to the CPU.
+
+    The harness moves the example's modules and tensors to the CPU when it runs there; a CUDA
+    autocast region would then be a no-op (torch disables it without CUDA), and code that is
+    correct on the GPU, where autocast casts a matmul's operands, would raise. CUDA's default
+    autocast dtype (float16) is kept when the code names none.
+    """
+    if not device.startswith("cpu"):
+        return
+    autocast = torch.amp.autocast_mode.autocast
+    original = autocast.__init__
+
+    def __init__(
+        self: Any,
+        device_type: str,
+        dtype: torch.dtype | None = None,
+        enabled: bool = True,
+        cache_enabled: bool | None = None,
+    ) -> None:
+        if device_type == "cuda":
+            device_type = "cpu"
+            dtype = dtype if dtype is not None else torch.float16
+        original(self, device_type, dtype, enabled, cache_enabled)
+
+    autocast.__init__ = __init__  # type: ignore[method-assign]
+
+
 def _install_stack_dump(path: Path) -> None:
     """On a crash (SIGSEGV, SIGABRT, ...) or SIGTERM (the parent's timeout), write where every
     thread is before dying, so the parent can name the user's line."""
@@ -139,6 +168,7 @@ def main() -> int:
         channel.send(event="error", message=str(exc))
         return 0
     setup = {**setup, "device": choice.device, "dtype": choice.dtype}
+    autocast_follows_the_device(choice.device)
     channel.send(event="ready", choice=choice.to_json(), torch=torch.__version__)
     worker = Worker(channel, setup)
     while True:

@@ -167,3 +167,26 @@ def test_promotion_inside_autocast_is_still_reported(runs: dict[str, Any]) -> No
     assert op["location"] == f"{name}:14"  # torch.cat([h, pad], dim=-1)
     assert example["verdict"] == "confirmed"
     assert example["after"]["mixed_ops"] == []
+
+
+def test_forget_modules_keeps_installed_packages_inside_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dtypelint.verify.runner import forget_modules
+
+    (tmp_path / "project_mod_x.py").write_text("STATE = []\n")
+    site = tmp_path / ".venv" / "lib" / "python3" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "installed_pkg_x.py").write_text("STATE = []\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import installed_pkg_x  # noqa: F401
+    import project_mod_x  # noqa: F401
+
+    try:
+        assert forget_modules(tmp_path) == 1
+        assert "project_mod_x" not in sys.modules and "installed_pkg_x" in sys.modules
+        assert "torch" in sys.modules
+    finally:
+        sys.modules.pop("project_mod_x", None)
+        sys.modules.pop("installed_pkg_x", None)

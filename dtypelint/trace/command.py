@@ -99,6 +99,7 @@ def trace(
 ) -> None:
     """Run COMMAND and report every torch call that mixed floating dtypes.
 
+    \b
     dtypelint trace -- python train.py --steps 2
     dtypelint trace -- python -m pytest tests/models
 

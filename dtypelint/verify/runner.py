@@ -387,28 +387,32 @@ def setup_sys_path(root: Path, baseline: Sequence[str], remove: str | None) -> N
 
 
 def forget_modules(root: Path) -> int:
-    """Drop every module imported from under `root` (and by-path examples) from sys.modules, so
-    the next example imports the tree afresh: no module-level state, caches or monkeypatches
-    carried over from the examples before it. Returns how many were dropped."""
-    prefix = str(root.resolve()) + os.sep
+    """Drop every module imported from the project under `root` (and by-path examples) from
+    sys.modules, so the next example imports the tree afresh: no module-level state, caches or
+    monkeypatches carried over from the examples before it. Installed packages stay (a `.venv`
+    inside the project holds torch itself), and so do dtypelint and the standard library.
+    Returns how many were dropped."""
+    project = FrameFilter(root)
     dropped = 0
     for name, module in list(sys.modules.items()):
-        if name == BY_PATH_MODULE or _module_under(module, prefix):
+        if name == BY_PATH_MODULE or _in_project(module, project):
             del sys.modules[name]
             dropped += 1
     importlib.invalidate_caches()  # files written since the last import must be found
     return dropped
 
 
-def _module_under(module: types.ModuleType | None, prefix: str) -> bool:
-    file = getattr(module, "__file__", None)
-    if file:
-        return os.path.realpath(file).startswith(prefix)
-    paths = getattr(module, "__path__", None)  # namespace packages have no __file__
-    try:
-        return bool(paths) and all(os.path.realpath(p).startswith(prefix) for p in paths)
-    except TypeError:
-        return False
+def _in_project(module: types.ModuleType | None, project: FrameFilter) -> bool:
+    files = [getattr(module, "__file__", None)]
+    if not files[0]:
+        try:  # namespace packages have no __file__, only __path__
+            files = list(getattr(module, "__path__", None) or [])
+        except TypeError:
+            return False
+    return bool(files) and all(
+        isinstance(f, str) and project.is_project(os.path.realpath(f)) and project.is_user(f)
+        for f in files
+    )
 
 
 def module_name_for(path: Path, root: Path) -> str | None:

@@ -37,10 +37,12 @@ class DefaultCommandGroup(click.Group):
     """
 
     lazy_commands: ClassVar[dict[str, tuple[str, str]]] = {
-        "verify": ("dtypelint.verify.command", "verify")
+        "verify": ("dtypelint.verify.command", "verify"),
+        "trace": ("dtypelint.trace.command", "trace"),
     }
     lazy_help: ClassVar[dict[str, str]] = {
-        "verify": "Run examples before and after the fixes to prove they help."
+        "verify": "Run examples before and after the fixes to prove they help.",
+        "trace": "Run any command and report its mixed-dtype torch calls.",
     }
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:

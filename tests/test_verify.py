@@ -1,7 +1,7 @@
 """`dtypelint verify`: the runtime harness end to end on small projects, and its pieces.
 
-End-to-end runs are the slow part (each side of each example is a subprocess importing torch),
-so they happen once per module and concurrently: the fix-log fixture through the Python API
+End-to-end runs are the slow part (each side is a worker process importing torch), so they
+happen once per module and concurrently: the fix-log fixture through the Python API
 (text and JSON rendered from one run), the projects under fixtures/verify through the real CLI.
 """
 
@@ -29,7 +29,8 @@ from dtypelint.config import Config, load_config  # noqa: E402
 from dtypelint.verify import harness, report  # noqa: E402
 from dtypelint.verify.command import verify  # noqa: E402
 from dtypelint.verify.device import DeviceError, choose_device  # noqa: E402
-from dtypelint.verify.runner import FrameFilter, MixedDtypeRecorder, relative_error  # noqa: E402
+from dtypelint.verify.recorder import FrameFilter, MixedDtypeRecorder  # noqa: E402
+from dtypelint.verify.runner import relative_error  # noqa: E402
 from dtypelint.verify.verdict import decide, tolerance  # noqa: E402
 from dtypelint.verify.workspace import build_patched_tree  # noqa: E402
 

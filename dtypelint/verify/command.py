@@ -88,13 +88,18 @@ def _setting(value: object, config: Config, key: str, default: object) -> object
     type=click.FloatRange(min=0, min_open=True),
     default=None,
     metavar="S",
-    help="Seconds each run of an example may take: its import, the float32 reference, the run "
-    f"itself (default {DEFAULT_TIMEOUT_S:g}; starting Python and torch is not counted).",
+    help="Seconds each example may take in each step: its import, the float32 reference, the "
+    f"run itself (default {DEFAULT_TIMEOUT_S:g}; starting Python and torch is not counted). "
+    "An example that overruns is a timeout; the others still run.",
 )
 @click.option("--compile", "with_compile", is_flag=True, help="Also run under torch.compile.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None)
 @click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, help="Examples run at once (default 1)."
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    help="Worker processes per side (default 1); the examples are shared among them.",
 )
 @click.pass_context
 def verify(
@@ -113,8 +118,9 @@ def verify(
     """Prove the fixes: run the examples on the original code and on a patched copy.
 
     PATHs (default `.`) are the sources whose fixes are verified; your files are never written.
-    Each example runs in its own subprocess on each side, recording every torch call that mixes
-    floating dtypes, and is compared with an all-float32 run of the original code.
+    One worker process per side (float32 reference, original, patched) runs every example, each
+    isolated from the others, recording every torch call that mixes floating dtypes (autocast's
+    own casts excepted); outputs are compared with the all-float32 run of the original code.
     """
     from dtypelint.verify import harness, report
 

@@ -1,28 +1,19 @@
-"""Orchestration of `dtypelint verify`: trees, subprocesses, verdicts. No torch in this process.
+"""Orchestration of `dtypelint verify`: trees, worker processes, verdicts. No torch here.
 
-For each example the original side runs in one subprocess (the float32 reference, then the example
-as given) and the patched side in another (the example as given, compared with the reference); with
-`--compile` each side runs once more under torch.compile. Every subprocess has its own timeout, so
-a hang, a crash or an import error becomes that example's verdict and the others still run.
+One worker process per side (float32 reference, original, patched; see sides.py) runs every
+example, each isolated from the others inside it: torch is imported three times per run, not
+several times per example. A hang, a crash or an import error becomes that example's verdict
+and the others still run.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import json
 import os
-import re
-import signal
 import site
-import subprocess
-import sys
-import sysconfig
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +21,9 @@ from typing import Any
 from dtypelint.config import Config
 from dtypelint.diagnostics import Diagnostic
 from dtypelint.engine import DecodedSource, discover_files, lint_source, read_source
-from dtypelint.verify.device import DeviceChoice
+from dtypelint.verify.device import DeviceChoice, choose_compile_backend
+from dtypelint.verify.pool import WorkerStartError
+from dtypelint.verify.sides import ORIGINAL, PATCHED, REFERENCE, Sides
 from dtypelint.verify.verdict import Verdict, decide
 from dtypelint.verify.workspace import (
     Example,
@@ -43,12 +36,6 @@ from dtypelint.verify.workspace import (
 
 # The folder holding the `dtypelint` package (see checkout_path).
 _PACKAGE_PARENT = Path(__file__).resolve().parents[2]
-_KILL_GRACE_S = 5.0
-_LOG_TAIL_CHARS = 2000
-_STACK_DUMP_NAME = "stack.txt"  # where the runner's faulthandler writes on SIGTERM
-_PROBE_TIMEOUT_S = 300.0
-_STARTUP_LIMIT_S = 300.0  # starting Python and importing torch, before the timeout applies
-_POLL_S = 0.1  # importing torch and initialising CUDA can be slow on a cold machine
 
 
 class VerifyError(Exception):
@@ -93,6 +80,7 @@ class VerifyReport:
     project_root: Path
     tree: PatchedTree
     results: list[ExampleResult]
+    processes: dict[str, int] = field(default_factory=dict)  # worker processes started per side
 
 
 # --- environment -------------------------------------------------------------------------------
@@ -121,319 +109,6 @@ def runner_env() -> dict[str, str]:
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
     env["PYTHONUNBUFFERED"] = "1"
     return env
-
-
-def probe_device(device: str, dtype: str, with_compile: bool, workdir: Path) -> Probe:
-    """Ask a child process (torch imported there, not here) which device and dtype to use."""
-    command = [sys.executable, "-m", "dtypelint.verify.runner", "--probe", "--device", device]
-    command += ["--dtype", dtype] + (["--compile"] if with_compile else [])
-    try:
-        done = subprocess.run(
-            command,
-            cwd=workdir,
-            env=runner_env(),
-            capture_output=True,
-            text=True,
-            timeout=_PROBE_TIMEOUT_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise VerifyError(f"importing torch took over {_PROBE_TIMEOUT_S:g} s") from None
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise VerifyError(f"could not start torch: {tail}")
-    data = json.loads(lines[-1])
-    if "error" in data:
-        raise VerifyError(data["error"])
-    compiled = data.get("compile") or {}
-    return Probe(
-        DeviceChoice.from_json(data["choice"]),
-        data["torch"],
-        compiled.get("backend"),
-        compiled.get("reason"),
-    )
-
-
-# --- subprocesses ------------------------------------------------------------------------------
-
-
-@dataclass
-class Launch:
-    result: dict[str, Any] | None
-    timed_out: bool
-    returncode: int | None
-    log_tail: str
-    stack: list[tuple[str, int, str]]
-
-
-def launch_runner(request: dict[str, Any], cwd: Path, workdir: Path, timeout: float) -> Launch:
-    """Run one runner subprocess; kill it (and what it started) after `timeout` seconds."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    request = {
-        **request,
-        "result_path": str(workdir / "result.json"),
-        "stack_path": str(workdir / _STACK_DUMP_NAME),
-    }
-    request_path = workdir / "request.json"
-    request_path.write_text(json.dumps(request))
-    command = [sys.executable, "-m", "dtypelint.verify.runner", "--request", str(request_path)]
-    log_path = workdir / "log.txt"
-    posix = os.name == "posix"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            cwd=cwd,
-            env=runner_env(),
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=posix,  # its own process group, so a timeout can end all of it
-        )
-        timed_out = _wait(process, workdir / "result.json", timeout)
-        if timed_out:
-            _stop(process, posix)
-    if posix and (timed_out or process.returncode != 0):
-        _kill_group(process.pid)  # children the example started (data loader workers, ...)
-    return Launch(
-        result=_read_json(workdir / "result.json"),
-        timed_out=timed_out,
-        returncode=process.returncode,
-        log_tail=_tail(log_path),
-        stack=_parse_stack_dump(workdir / _STACK_DUMP_NAME),
-    )
-
-
-def _wait(process: subprocess.Popen[bytes], result_path: Path, timeout: float) -> bool:
-    """Wait for the runner; True when it overran. Each state the runner writes (importing the
-    example, each phase) gets `timeout` seconds of its own; the clock starts only once the runner
-    has written its first state, since starting Python and a cold `import torch` is not the
-    example's time (and takes many seconds on a busy machine)."""
-    deadline = time.monotonic() + max(timeout, _STARTUP_LIMIT_S)
-    state: tuple[int, int] | None = None
-    while True:
-        try:
-            process.wait(timeout=_POLL_S)
-            return False
-        except subprocess.TimeoutExpired:
-            pass
-        now = time.monotonic()
-        try:
-            stat = result_path.stat()  # replaced (new inode) at every state change
-            current = (stat.st_ino, stat.st_mtime_ns)
-        except OSError:
-            current = None
-        if current != state:
-            state, deadline = current, now + timeout
-        if now > deadline:
-            return True
-
-
-def _stop(process: subprocess.Popen[bytes], posix: bool) -> None:
-    # SIGTERM first: the runner's faulthandler writes where it was stuck, then it exits.
-    process.terminate()
-    try:
-        process.wait(timeout=_KILL_GRACE_S)
-        return
-    except subprocess.TimeoutExpired:
-        pass
-    if posix:
-        _kill_group(process.pid)
-    else:
-        process.kill()
-    process.wait()
-
-
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-def _read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads(path.read_text())  # type: ignore[no-any-return]
-    except (OSError, ValueError):
-        return None
-
-
-def _tail(path: Path) -> str:
-    try:
-        return path.read_text(errors="replace")[-_LOG_TAIL_CHARS:]
-    except OSError:
-        return ""
-
-
-_STACK_LINE = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<function>.+)$')
-
-
-def _parse_stack_dump(path: Path) -> list[tuple[str, int, str]]:
-    """Frames (innermost first) of the main thread from a faulthandler dump."""
-    try:
-        text = path.read_text(errors="replace")
-    except OSError:
-        return []
-    blocks = re.split(r"\n(?=\S)", text.strip())
-    current = [block for block in blocks if block.startswith("Current thread")]
-    chosen = current[0] if current else (blocks[0] if blocks else "")
-    frames = []
-    for line in chosen.splitlines():
-        match = _STACK_LINE.match(line)
-        if match:
-            frames.append((match["file"], int(match["line"]), match["function"].strip()))
-    return frames
-
-
-# --- one example -------------------------------------------------------------------------------
-
-
-_PHASE_WORDS = {
-    "import": "importing the example",
-    "reference": "the float32 reference run",
-    "target": "the run",
-    "compiled": "the compiled run",
-}
-
-
-def phase_outcome(launch: Launch, phase: str, timeout: float, root: Path) -> dict[str, Any]:
-    """The outcome of `phase` from a launch, also when the process hung or died before it."""
-    phases = (launch.result or {}).get("phases", {})
-    if phase in phases:
-        return dict(phases[phase])
-    current = (launch.result or {}).get("current") or phase
-    during = _PHASE_WORDS.get(current, current)
-    if launch.timed_out:
-        frame = _stack_frame(launch.stack, root)
-        if launch.result is None:
-            message = f"starting Python and torch took over {_STARTUP_LIMIT_S:g} s"
-        else:
-            message = f"{during} did not finish within {timeout:g} s"
-        return _failure("timeout", "Timeout", message, frame)
-    message = f"the process died ({_exit_words(launch.returncode)}) during {during}"
-    if launch.stack:  # faulthandler wrote the stack: the log's last line is not the cause
-        return _failure("raised", "Crash", message, _stack_frame(launch.stack, root))
-    last_line = (launch.log_tail.strip().splitlines() or [""])[-1]
-    return _failure("raised", "Crash", message + (f": {last_line}" if last_line else ""), None)
-
-
-def _exit_words(returncode: int | None) -> str:
-    if returncode is not None and returncode < 0:
-        with contextlib.suppress(ValueError):
-            return f"signal {signal.Signals(-returncode).name}"
-    return f"exit code {returncode}"
-
-
-def _failure(status: str, kind: str, message: str, frame: dict[str, Any] | None) -> dict[str, Any]:
-    return {
-        "status": status,
-        "exception": {"type": kind, "message": message, "frame": frame, "op": None, "dtypes": None},
-        "mixed_ops": [],
-        "outputs": [],
-    }
-
-
-def _stack_frame(stack: list[tuple[str, int, str]], root: Path) -> dict[str, Any] | None:
-    """The innermost frame of a hung process in the project, else outside any library."""
-    root_text = str(root) + os.sep
-    library = tuple(
-        str(Path(sysconfig.get_paths()[key]).resolve()) + os.sep for key in ("stdlib", "purelib")
-    )
-    project = [f for f in stack if os.path.abspath(f[0]).startswith(root_text)]
-    others = [f for f in stack if not os.path.realpath(f[0]).startswith(library)]
-    for filename, line, function in project or others:
-        shown = filename
-        if filename.startswith(root_text):
-            shown = Path(filename).relative_to(root).as_posix()
-        return {"file": shown, "line": line, "function": function}
-    return None
-
-
-class ExampleJob:
-    """Runs both sides of one example and decides its verdict."""
-
-    def __init__(
-        self,
-        example: Example,
-        index: int,
-        options: VerifyOptions,
-        probe: Probe,
-        tree: PatchedTree,
-        workdir: Path,
-        progress: Callable[[str], None],
-    ) -> None:
-        self.example = example
-        self.options = options
-        self.probe = probe
-        self.tree = tree
-        self.workdir = workdir / f"example-{index}"
-        self.reference_path = self.workdir / "reference.pt"
-        self.progress = progress
-
-    def run(self) -> ExampleResult:
-        original_root = self.tree.original_root
-        self.progress("original")
-        launch = self._launch("original", original_root, self.example.file, ["reference", "target"])
-        reference = phase_outcome(launch, "reference", self.options.timeout, original_root)
-        before = phase_outcome(launch, "target", self.options.timeout, original_root)
-        notes = []
-        after: dict[str, Any] | None
-        if before["status"] == "timeout":
-            after = None  # the verdict is the timeout; spare the user a second one
-            notes.append("patched side not run: the original timed out")
-        elif not self.tree.changed:
-            after = before
-            notes.append("no fixes to apply: the patched side is the original")
-        else:
-            self.progress("patched")
-            root, file = self.tree.root, self.tree.map(self.example.file)
-            if self.reference_path.exists():
-                after = self._side("patched", root, file)
-            else:
-                # The original fails in float32 too (a `.half()` or float64 operand fails there
-                # as well): measure the patched code against its own all-float32 run.
-                launch = self._launch("patched", root, file, ["reference", "target"])
-                reference = phase_outcome(launch, "reference", self.options.timeout, root)
-                after = phase_outcome(launch, "target", self.options.timeout, root)
-                notes.append(
-                    "reference: the patched code in float32 (the original fails in float32 too)"
-                )
-        result = ExampleResult(
-            self.example, before, after, reference, decide(before, after, self.probe.choice.dtype)
-        )
-        result.notes.extend(notes)
-        if self.options.compile and before["status"] not in ("timeout", "import-error"):
-            self._compile(result)
-        return result
-
-    def _side(self, side: str, root: Path, example_file: Path) -> dict[str, Any]:
-        launch = self._launch(side, root, example_file, ["target"])
-        return phase_outcome(launch, "target", self.options.timeout, root)
-
-    def _compile(self, result: ExampleResult) -> None:
-        self.progress("original, compiled")
-        root = self.tree.original_root
-        launch = self._launch("original-compiled", root, self.example.file, ["compiled"])
-        result.compiled["before"] = phase_outcome(launch, "compiled", self.options.timeout, root)
-        if result.after is None or result.after is result.before:
-            return
-        self.progress("patched, compiled")
-        root, file = self.tree.root, self.tree.map(self.example.file)
-        launch = self._launch("patched-compiled", root, file, ["compiled"])
-        result.compiled["after"] = phase_outcome(launch, "compiled", self.options.timeout, root)
-
-    def _launch(self, side: str, root: Path, example_file: Path, phases: list[str]) -> Launch:
-        choice = self.probe.choice
-        request = {
-            "root": str(root),
-            "example_file": str(example_file),
-            "example_name": self.example.name,
-            "device": choice.device,
-            "dtype": choice.dtype,
-            "phases": phases,
-            "reference_path": str(self.reference_path),
-            "compile_backend": self.probe.compile_backend,
-            "remove_path": checkout_path(),
-        }
-        return launch_runner(request, root, self.workdir / side, self.options.timeout)
 
 
 # --- findings ----------------------------------------------------------------------------------
@@ -542,30 +217,97 @@ def run_verify(
     root = project_root_for(config)
     files = discover_files(list(options.paths) or ["."], config)
     examples = select_examples(options, config, files)
+    lock = threading.Lock()
+
+    def report(index: int, stage: str) -> None:
+        if progress is not None:
+            with lock:
+                progress(index + 1, len(examples), examples[index].id, stage)
+
     with tempfile.TemporaryDirectory(prefix="dtypelint-verify-") as temp:
         workdir = Path(temp)
-        with ThreadPoolExecutor(max_workers=1) as background:
-            # The probe waits on a torch import in a child: build the patched tree meanwhile.
-            probing = background.submit(
-                probe_device, options.device, options.dtype, options.compile, workdir
-            )
-            tree = build_patched_tree(root, files, config, options.unsafe, workdir / "patched")
-            probe = probing.result()
-        lock = threading.Lock()
-
-        def job(index: int) -> ExampleResult:
-            example = examples[index]
-
-            def report(stage: str) -> None:
-                if progress is not None:
-                    with lock:
-                        progress(index + 1, len(examples), example.id, stage)
-
-            return ExampleJob(example, index, options, probe, tree, workdir, report).run()
-
-        with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-            results = list(pool.map(job, range(len(examples))))
+        setup = {"device": options.device, "dtype": options.dtype, "remove_path": checkout_path()}
+        sides = Sides(
+            examples, root, workdir, setup, runner_env(), options.timeout, options.jobs, report
+        )
+        try:
+            probe, tree = _start(sides, options, config, root, files, workdir)
+            phases = ["target", "compiled"] if options.compile else ["target"]
+            sides.run(tree, phases)
+            sides.compare()
+        finally:
+            sides.close()
+        processes = sides.processes()
+        results = [
+            _result(sides, index, example, tree, probe) for index, example in enumerate(examples)
+        ]
     cache: dict[Path, list[Diagnostic]] = {}
     for result in results:
         result.findings = link_findings(result, tree, config, cache)
-    return VerifyReport(probe, root, tree, results)
+    return VerifyReport(probe, root, tree, results, processes)
+
+
+def _start(
+    sides: Sides,
+    options: VerifyOptions,
+    config: Config,
+    root: Path,
+    files: Sequence[Path],
+    workdir: Path,
+) -> tuple[Probe, PatchedTree]:
+    """Start the workers (torch imports in them) and build the patched tree meanwhile."""
+    patched_root = workdir / "patched"
+    patched_root.mkdir()
+    sides.start(REFERENCE, root)
+    sides.start(ORIGINAL, root)
+    sides.start(PATCHED, patched_root)
+    tree = build_patched_tree(root, files, config, options.unsafe, patched_root)
+    if not tree.changed:
+        sides.drop(PATCHED)
+    try:
+        ready = sides.ready()
+    except WorkerStartError as exc:
+        raise VerifyError(str(exc)) from None
+    choice = DeviceChoice.from_json(ready["choice"])
+    probe = Probe(choice, ready["torch"])
+    if options.compile:
+        backend, why = choose_compile_backend(choice.device)
+        probe = Probe(choice, ready["torch"], backend, why)
+        sides.compile_backend = backend
+    return probe, tree
+
+
+def _result(
+    sides: Sides, index: int, example: Example, tree: PatchedTree, probe: Probe
+) -> ExampleResult:
+    """One example's verdict from what the three sides recorded."""
+    before = sides.outcomes[ORIGINAL].get(index, "target")
+    assert before is not None  # every original-side request yields an outcome
+    reference = sides.outcomes[REFERENCE].get(index, "reference")
+    notes = []
+    after: dict[str, Any] | None
+    if before["status"] in ("timeout", "import-error"):
+        after = None  # the verdict is the original's; the patched side may not have run
+        words = "timed out" if before["status"] == "timeout" else "failed to import"
+        notes.append(f"patched side not run: the original {words}")
+    elif not tree.changed:
+        after = before
+        notes.append("no fixes to apply: the patched side is the original")
+    else:
+        after = sides.outcomes[PATCHED].get(index, "target")
+        own = sides.patched_references.get(index, "reference")
+        if own is not None:
+            reference = own
+            notes.append(
+                "reference: the patched code in float32 (the original fails in float32 too)"
+            )
+    result = ExampleResult(
+        example, before, after, reference, decide(before, after, probe.choice.dtype)
+    )
+    result.notes.extend(notes)
+    compiled = {
+        "before": sides.outcomes[ORIGINAL].get(index, "compiled"),
+        "after": sides.outcomes[PATCHED].get(index, "compiled") if after is not before else None,
+    }
+    result.compiled = {side: outcome for side, outcome in compiled.items() if outcome is not None}
+    return result

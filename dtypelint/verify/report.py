@@ -62,6 +62,7 @@ def side_json(outcome: dict[str, Any] | None, root: Path) -> dict[str, Any] | No
                 "raised": op["raised"],
                 "location": location(op.get("frame"), root),
                 "count": op["count"],
+                "autocast": op.get("autocast"),
             }
             for op in outcome.get("mixed_ops", [])
         ],
@@ -163,6 +164,7 @@ def render_json(report: VerifyReport) -> str:
         ],
         "examples": [example_json(result, report.project_root) for result in report.results],
         "summary": dict(summary(report)),
+        "worker_processes": report.processes,
     }
     return json.dumps(data, indent=2)
 
@@ -313,5 +315,8 @@ def _side_lines(label: str, outcome: dict[str, Any], root: Path) -> list[str]:
         result = "raised" if op["raised"] else f"-> {op['result'] or '?'}"
         times = f" (x{op['count']})" if op["count"] > 1 else ""
         where = location(op.get("frame"), root) or "?"
-        lines.append(f"    mixed: {op['op']}({', '.join(op['dtypes'])}) {result} at {where}{times}")
+        inside = f" in autocast({op['autocast']})" if op.get("autocast") else ""
+        lines.append(
+            f"    mixed: {op['op']}({', '.join(op['dtypes'])}) {result}{inside} at {where}{times}"
+        )
     return lines

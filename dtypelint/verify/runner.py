@@ -1,236 +1,45 @@
-"""The subprocess side of `dtypelint verify`: run one example on one side (original or patched).
-
-    python -m dtypelint.verify.runner --probe [--device D] [--dtype T] [--compile]
-    python -m dtypelint.verify.runner --request REQUEST.json
-
-`--probe` prints the device choice as JSON. `--request` imports one example from one tree, runs the
-phases the request names and writes the result JSON to `result_path` after every phase, so that the
-parent still learns what finished when it has to kill us for a timeout.
+"""What a `dtypelint verify` worker does with one example: import it, run its phases, describe
+the outcome. The process loop around it is `worker.py`.
 
 Phases:
 - `reference`: the ORIGINAL code all in float32 (module and every floating input upcast), the
-  baseline the low-precision runs are measured against; its outputs are saved to `reference_path`.
-  The example is called with the target dtype and then upcast, rather than called with
-  dtype=float32: `torch.randn(..., dtype=bf16)` and `torch.randn(..., dtype=float32)` draw
-  different numbers from the same seed (about 2% of 1000 draws differ on CPU), so only the upcast
-  gives the reference the same inputs and weights as the low-precision run.
+  baseline the low-precision runs are measured against. The example is called with the target
+  dtype and then upcast, rather than called with dtype=float32: `torch.randn(..., dtype=bf16)`
+  and `torch.randn(..., dtype=float32)` draw different numbers from the same seed (about 2% of
+  1000 draws differ on CPU), so only the upcast gives the reference the same inputs and weights
+  as the low-precision run.
 - `target`: the example exactly as given, on the chosen device, under the mixed-dtype recorder.
 - `compiled`: the same under `torch.compile(backend=...)`, not recorded (dynamo traces the mode).
 
-torch is imported here on purpose: this module only ever runs in the child process.
+Each phase's floating outputs are saved to a file; the parent has them compared with the
+reference's once every side has run (`compare_files`), so the sides never wait on each other.
+
+torch is imported here on purpose: this module only ever runs in the worker processes.
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import faulthandler
 import importlib
 import importlib.util
 import inspect
-import json
 import math
 import os
 import random
 import re
-import signal
 import sys
-import sysconfig
 import time
-import traceback
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import torch
-from torch.overrides import TorchFunctionMode, resolve_name
 
-from dtypelint.verify.device import DeviceError, choose_compile_backend, choose_device
+from dtypelint.verify.recorder import FrameFilter, MixedDtypeRecorder, dtype_name
 
-_DTYPELINT_DIR = Path(__file__).resolve().parents[1]
-# Calls whose operands differ in dtype by design: casts and shape-only helpers, not computations.
-_DELIBERATE_MIXES = frozenset(
-    {
-        "torch.Tensor.to",
-        "torch.Tensor.type_as",
-        "torch.Tensor.copy_",
-        "torch.Tensor.expand_as",
-        "torch.Tensor.view_as",
-        "torch.Tensor.reshape_as",
-        "torch.Tensor.set_",
-        "torch.Tensor.new_tensor",
-        "torch.Tensor.is_same_size",
-        "torch.Tensor.is_set_to",
-    }
-)
 _MESSAGE_LIMIT = 600
-
-
-# --- user-code frames ------------------------------------------------------------------------------
-
-
-class FrameFilter:
-    """Finds "the first stack frame in user code": outside torch, dtypelint and the stdlib.
-
-    Frames under the project root win over other non-library frames (an einops or timm helper
-    between torch and the model), because those are the lines the linter can point at.
-    """
-
-    def __init__(self, root: Path) -> None:
-        self.root = str(root.resolve())
-        library = [
-            os.path.dirname(torch.__file__),
-            str(_DTYPELINT_DIR),
-            *{sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")},
-        ]
-        self.library = tuple(os.path.realpath(path) + os.sep for path in library)
-
-    def is_user(self, filename: str) -> bool:
-        if filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>
-            return False
-        return not os.path.realpath(filename).startswith(self.library)
-
-    def is_project(self, filename: str) -> bool:
-        return os.path.abspath(filename).startswith(self.root + os.sep)
-
-    def pick(self, frames: list[tuple[str, int, str]]) -> dict[str, Any] | None:
-        """The user frame among `frames` (innermost first) as {file, line, function}."""
-        user = [frame for frame in frames if self.is_user(frame[0])]
-        project = [frame for frame in user if self.is_project(frame[0])]
-        chosen = (project or user or [None])[0]
-        if chosen is None:
-            return None
-        filename, line, function = chosen
-        return {"file": self.display(filename), "line": line, "function": function}
-
-    def display(self, filename: str) -> str:
-        """Project files relative to the root (the parent maps them back), others absolute."""
-        if self.is_project(filename):
-            return Path(os.path.abspath(filename)).relative_to(self.root).as_posix()
-        return os.path.abspath(filename)
-
-    def current_stack(self) -> list[tuple[str, int, str]]:
-        frames = []
-        frame: types.FrameType | None = sys._getframe(1)
-        while frame is not None:
-            frames.append((frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
-            frame = frame.f_back
-        return frames
-
-    def traceback_stack(self, tb: types.TracebackType | None) -> list[tuple[str, int, str]]:
-        frames = [(f.filename, f.lineno or 0, f.name) for f in traceback.extract_tb(tb)]
-        return frames[::-1]  # innermost first
-
-
-# --- the recorder ----------------------------------------------------------------------------------
-
-
-def _tensors_in(value: Any, found: list[torch.Tensor], depth: int = 0) -> None:
-    # Operands come as tensors or (for cat/stack/einsum) lists of them; two levels are enough.
-    if isinstance(value, torch.Tensor):
-        found.append(value)
-    elif depth < 2 and isinstance(value, (list, tuple)):
-        for item in value:
-            _tensors_in(item, found, depth + 1)
-    elif depth < 2 and isinstance(value, dict):
-        for item in value.values():
-            _tensors_in(item, found, depth + 1)
-
-
-def mixed_floating_dtypes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str] | None:
-    """The distinct floating dtypes among the operands, when there are two or more.
-
-    0-dim tensors are left out when a real tensor takes part: type promotion treats them like
-    Python scalars, so they never change the result dtype.
-    """
-    tensors: list[torch.Tensor] = []
-    _tensors_in(args, tensors)
-    _tensors_in(kwargs, tensors)
-    floating = [t for t in tensors if t.is_floating_point()]
-    if len(floating) < 2:
-        return None
-    shaped = [t for t in floating if t.dim() > 0] or floating
-    dtypes = list(dict.fromkeys(dtype_name(t.dtype) for t in shaped))
-    return dtypes if len(dtypes) > 1 else None
-
-
-class MixedDtypeRecorder(TorchFunctionMode):
-    """Records every torch call whose floating tensor operands have different dtypes."""
-
-    def __init__(self, frames: FrameFilter) -> None:
-        super().__init__()
-        self.frames = frames
-        self.records: dict[tuple[Any, ...], dict[str, Any]] = {}
-        self.failure: tuple[BaseException, dict[str, Any]] | None = None
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
-        kwargs = kwargs or {}
-        dtypes = mixed_floating_dtypes(args, kwargs)
-        if dtypes is None:
-            return func(*args, **kwargs)
-        name = _op_name(func)
-        if name in _DELIBERATE_MIXES:
-            return func(*args, **kwargs)
-        frame = self.frames.pick(self.frames.current_stack())
-        try:
-            result = func(*args, **kwargs)
-        except BaseException as exc:
-            record = self._record(name, dtypes, frame, result_dtype=None, raised=True)
-            self.failure = (exc, record)
-            raise
-        self._record(name, dtypes, frame, _result_dtype(result, args), raised=False)
-        return result
-
-    def _record(
-        self,
-        op: str,
-        dtypes: list[str],
-        frame: dict[str, Any] | None,
-        result_dtype: str | None,
-        raised: bool,
-    ) -> dict[str, Any]:
-        location = (frame or {}).get("file"), (frame or {}).get("line")
-        key = (op, tuple(dtypes), *location, raised)
-        record = self.records.get(key)
-        if record is None:
-            record = {
-                "op": op,
-                "dtypes": dtypes,
-                "result": result_dtype,
-                "raised": raised,
-                "frame": frame,
-                "count": 0,
-            }
-            self.records[key] = record
-        record["count"] += 1
-        return record
-
-    def failing_op(self, exc: BaseException) -> dict[str, Any] | None:
-        """The recorded mixed-dtype call that raised `exc`, if that is where it came from."""
-        if self.failure is not None and self.failure[0] is exc:
-            return self.failure[1]
-        return None
-
-
-def _result_dtype(result: Any, args: tuple[Any, ...]) -> str | None:
-    """The dtype the call produced; for __setitem__ (returns None) the dtype written into."""
-    if isinstance(result, torch.Tensor):
-        return dtype_name(result.dtype)
-    if result is None and args and isinstance(args[0], torch.Tensor):
-        return dtype_name(args[0].dtype)
-    return None
-
-
-def _op_name(func: Callable[..., Any]) -> str:
-    try:
-        return resolve_name(func) or getattr(func, "__qualname__", repr(func))
-    except Exception:  # resolve_name walks torch's namespaces; never let it break a run
-        return getattr(func, "__qualname__", repr(func))
-
-
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
+BY_PATH_MODULE = "dtypelint_verify_example"  # examples outside the root are imported as this
 
 
 # --- structures of tensors -------------------------------------------------------------------------
@@ -387,17 +196,30 @@ def call_example(example: Callable[..., Any], dtype: torch.dtype) -> tuple[Any, 
 
 
 class PhaseRunner:
-    def __init__(self, request: dict[str, Any], example: Callable[..., Any]) -> None:
-        self.request = request
-        self.example = example
-        self.device = torch.device(request["device"])
-        self.dtype: torch.dtype = getattr(torch, request["dtype"])
-        self.frames = FrameFilter(Path(request["root"]))
-        self.reference_path = Path(request["reference_path"])
+    """Runs the phases of one imported example in this process."""
 
-    def run(self, phase: str) -> dict[str, Any]:
+    def __init__(
+        self,
+        example: Callable[..., Any],
+        root: Path,
+        device: str,
+        dtype: str,
+        compile_backend: str | None = None,
+    ) -> None:
+        self.example = example
+        self.device = torch.device(device)
+        self.dtype: torch.dtype = getattr(torch, dtype)
+        self.frames = FrameFilter(root)
+        self.compile_backend = compile_backend
+
+    def run(self, phase: str, save_path: Path | None) -> dict[str, Any]:
+        """The outcome of `phase` (JSON-ready); its floating outputs saved to `save_path`."""
         started = time.perf_counter()
         result = self._run(phase)
+        tensors = result.pop("_tensors", [])
+        if save_path is not None and result["status"] != "raised":
+            torch.save([(path, t.detach().cpu()) for path, t in tensors], save_path)
+            result["saved"] = str(save_path)
         result["seconds"] = round(time.perf_counter() - started, 3)
         return result
 
@@ -411,7 +233,8 @@ class PhaseRunner:
                 raise
             return self._outcome(None, exc, None, where="building the example")
 
-        recorder = MixedDtypeRecorder(self.frames) if phase != "compiled" else None
+        # The reference's mixed calls decide nothing (only whether it raised): not recorded.
+        recorder = MixedDtypeRecorder(self.frames) if phase == "target" else None
         output, error = None, None
         with _float32_reference_precision(phase == "reference"):
             try:
@@ -426,10 +249,7 @@ class PhaseRunner:
                 if isinstance(exc, KeyboardInterrupt):
                     raise
                 error = exc
-        outcome = self._outcome(output, error, recorder, where=None)
-        if error is None:
-            self._compare_or_save(phase, outcome)
-        return outcome
+        return self._outcome(output, error, recorder, where=None)
 
     def _prepare(self, phase: str, fn: Any, args: tuple, kwargs: dict) -> tuple[Any, tuple, dict]:
         move = to_device(self.device)
@@ -442,7 +262,8 @@ class PhaseRunner:
                 module.float()
             args, kwargs = map_structure(args, to_float32), map_structure(kwargs, to_float32)
         if phase == "compiled":
-            fn = torch.compile(fn, backend=self.request["compile_backend"])
+            torch._dynamo.reset()  # no compiled code or guards carried over from another example
+            fn = torch.compile(fn, backend=self.compile_backend)
         return fn, args, kwargs
 
     def _outcome(
@@ -468,7 +289,7 @@ class PhaseRunner:
                 {"path": path, "dtype": dtype_name(t.dtype), "shape": list(t.shape)}
                 for path, t in outputs
             ],
-            "_tensors": outputs,  # dropped before writing JSON
+            "_tensors": outputs,  # saved by run(), never sent
         }
 
     def _exception(
@@ -487,19 +308,22 @@ class PhaseRunner:
             "where": where,
         }
 
-    def _compare_or_save(self, phase: str, outcome: dict[str, Any]) -> None:
-        tensors = [(path, t.detach().cpu()) for path, t in outcome["_tensors"]]
-        if phase == "reference":
-            torch.save(tensors, self.reference_path)
-            return
-        if not self.reference_path.exists():
-            outcome["error_note"] = "no float32 reference (the reference run failed)"
-            return
-        reference = torch.load(self.reference_path, weights_only=True)
-        error, note = compare_to_reference(tensors, reference)
-        outcome["error"] = error
-        if note:
-            outcome["error_note"] = note
+
+def compare_files(pairs: Sequence[tuple[str, str | None]]) -> list[dict[str, Any]]:
+    """For each (outputs file, reference file or None): {error, note}, the largest relative
+    error of the saved outputs against the saved reference, or why there is none."""
+    results = []
+    for output_path, reference_path in pairs:
+        if reference_path is None or not os.path.exists(reference_path):
+            results.append(
+                {"error": None, "note": "no float32 reference (the reference run failed)"}
+            )
+            continue
+        outputs = torch.load(output_path, weights_only=True)
+        reference = torch.load(reference_path, weights_only=True)
+        error, note = compare_to_reference(outputs, reference)
+        results.append({"error": error, "note": note})
+    return results
 
 
 class _float32_reference_precision:
@@ -552,13 +376,43 @@ def _short(message: str) -> str:
 # --- importing the example -------------------------------------------------------------------------
 
 
-def setup_sys_path(root: Path, remove: str | None) -> None:
-    """The side's project root first, as `python -m` from the root would have it; our own
-    checkout (added through PYTHONPATH so that this module could start) taken back out."""
-    entries = [entry for entry in sys.path if entry not in {"", os.getcwd(), str(root)}]
+def setup_sys_path(root: Path, baseline: Sequence[str], remove: str | None) -> None:
+    """The side's project root first, as `python -m` from the root would have it, then the
+    worker's own start-up path (whatever an earlier example did to sys.path is undone); our own
+    checkout (added through PYTHONPATH so that the worker could start) taken back out."""
+    entries = [entry for entry in baseline if entry not in {"", os.getcwd(), str(root)}]
     if remove in entries and Path(remove).resolve() != root.resolve():  # type: ignore[arg-type]
         entries.remove(remove)  # the first occurrence: PYTHONPATH's, ahead of the site folders
     sys.path[:] = [str(root), *entries]
+
+
+def forget_modules(root: Path) -> int:
+    """Drop every module imported from the project under `root` (and by-path examples) from
+    sys.modules, so the next example imports the tree afresh: no module-level state, caches or
+    monkeypatches carried over from the examples before it. Installed packages stay (a `.venv`
+    inside the project holds torch itself), and so do dtypelint and the standard library.
+    Returns how many were dropped."""
+    project = FrameFilter(root)
+    dropped = 0
+    for name, module in list(sys.modules.items()):
+        if name == BY_PATH_MODULE or _in_project(module, project):
+            del sys.modules[name]
+            dropped += 1
+    importlib.invalidate_caches()  # files written since the last import must be found
+    return dropped
+
+
+def _in_project(module: types.ModuleType | None, project: FrameFilter) -> bool:
+    files = [getattr(module, "__file__", None)]
+    if not files[0]:
+        try:  # namespace packages have no __file__, only __path__
+            files = list(getattr(module, "__path__", None) or [])
+        except TypeError:
+            return False
+    return bool(files) and all(
+        isinstance(f, str) and project.is_project(os.path.realpath(f)) and project.is_user(f)
+        for f in files
+    )
 
 
 def module_name_for(path: Path, root: Path) -> str | None:
@@ -574,22 +428,21 @@ def module_name_for(path: Path, root: Path) -> str | None:
     return ".".join(parts)
 
 
-def import_example(request: dict[str, Any]) -> Callable[..., Any]:
+def import_example(path: Path, root: Path, function: str) -> Callable[..., Any]:
     """Import the example file the normal way (so the code it exercises is imported once)."""
-    path, root = Path(request["example_file"]), Path(request["root"])
     name = module_name_for(path, root)
     module = importlib.import_module(name) if name is not None else None
     if module is None or Path(module.__file__ or "").resolve() != path.resolve():
         # Outside the root, or its name is taken (a file called `code.py` meets the stdlib's).
         module = _import_by_path(path)
-    example = getattr(module, request["example_name"], None)
+    example = getattr(module, function, None)
     if not callable(example):
-        raise ImportError(f"{path} has no function {request['example_name']}")
+        raise ImportError(f"{path} has no function {function}")
     return example
 
 
 def _import_by_path(path: Path) -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("dtypelint_verify_example", path)
+    spec = importlib.util.spec_from_file_location(BY_PATH_MODULE, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
@@ -615,91 +468,3 @@ def import_error_outcome(exc: BaseException, frames: FrameFilter) -> dict[str, A
         "mixed_ops": [],
         "outputs": [],
     }
-
-
-# --- entry points ----------------------------------------------------------------------------------
-
-
-def write_result(path: Path, result: dict[str, Any]) -> None:
-    """Atomically replace the result file, so a kill never leaves half a JSON document."""
-    clean = {
-        "current": result["current"],
-        "phases": {
-            phase: {key: value for key, value in outcome.items() if not key.startswith("_")}
-            for phase, outcome in result["phases"].items()
-        },
-    }
-    partial = path.with_suffix(".partial")
-    partial.write_text(json.dumps(clean, default=str))
-    os.replace(partial, path)
-
-
-def run_request(request: dict[str, Any]) -> None:
-    result_path = Path(request["result_path"])
-    result: dict[str, Any] = {"current": "import", "phases": {}}
-    write_result(result_path, result)
-    root = Path(request["root"])
-    setup_sys_path(root, request.get("remove_path"))
-    frames = FrameFilter(root)
-    try:
-        example = import_example(request)
-    except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        outcome = import_error_outcome(exc, frames)
-        result["phases"] = {phase: outcome for phase in request["phases"]}
-        result["current"] = None
-        write_result(result_path, result)
-        return
-    runner = PhaseRunner(request, example)
-    for phase in request["phases"]:
-        result["current"] = phase
-        write_result(result_path, result)
-        result["phases"][phase] = runner.run(phase)
-        write_result(result_path, result)
-    result["current"] = None
-    write_result(result_path, result)
-
-
-def probe(device: str, dtype: str, compile_: bool) -> dict[str, Any]:
-    try:
-        choice = choose_device(torch, device, dtype)
-    except DeviceError as exc:
-        return {"error": str(exc)}
-    data: dict[str, Any] = {"choice": choice.to_json(), "torch": torch.__version__}
-    if compile_:
-        backend, why = choose_compile_backend(choice.device)
-        data["compile"] = {"backend": backend, "reason": why}
-    return data
-
-
-def _install_stack_dump(path: Path) -> None:
-    """On a crash (SIGSEGV, SIGABRT, ...) or SIGTERM (the parent's timeout), write where every
-    thread is before dying, so the parent can name the user's line."""
-    dump = path.open("w")  # kept open for the life of the process: faulthandler writes to its fd
-    faulthandler.enable(file=dump, all_threads=True)
-    if hasattr(faulthandler, "register"):  # not on Windows: there the parent just kills us
-        faulthandler.register(signal.SIGTERM, file=dump, all_threads=True, chain=True)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dtypelint.verify.runner")
-    parser.add_argument("--probe", action="store_true")
-    parser.add_argument("--device", default="auto")
-    parser.add_argument("--dtype", default="auto")
-    parser.add_argument("--compile", action="store_true")
-    parser.add_argument("--request", type=Path)
-    options = parser.parse_args(argv)
-    if options.probe:
-        print(json.dumps(probe(options.device, options.dtype, options.compile)))
-        return 0
-    if options.request is None:
-        parser.error("--probe or --request is required")
-    request = json.loads(options.request.read_text())
-    _install_stack_dump(Path(request["stack_path"]))
-    run_request(request)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The folder `dtypelint trace` puts first on the traced command's PYTHONPATH (sitecustomize)."""

@@ -12,10 +12,12 @@ import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dtypelint.analysis.summaries import ProjectContext, module_name_for
+from dtypelint.analysis.values import Summary
 from dtypelint.config import Config, path_matches, relative_parts
 from dtypelint.diagnostics import Diagnostic
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
@@ -316,6 +318,10 @@ class FileOutcome:
     fixed_source: str | None = None
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Project summaries (analysis/summaries.py): what this file's functions tell callers in
+    # other modules, and the project functions it calls.
+    exports: dict[str, Summary] = field(default_factory=dict)
+    imports: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -324,6 +330,8 @@ class RunOptions:
     diff: bool = False
     unsafe: bool = False
     rules: tuple[type[Rule], ...] | None = None
+    #: the project's function summaries by qualified name (second phase of lint_paths)
+    project_summaries: Mapping[str, Summary] | None = None
 
 
 def process_decoded(
@@ -336,15 +344,18 @@ def process_decoded(
     if isinstance(decoded, Diagnostic):
         return _with_lines(FileOutcome(filename, [decoded]), None)
     rules = options.rules if options.rules is not None else default_rules()
+    project = ProjectContext(module_name_for(filename), options.project_summaries or {})
     try:
-        diagnostics = lint_source(decoded.text, filename, config, rules)
+        diagnostics = lint_source(decoded.text, filename, config, rules, project)
     except RuleError as exc:
         return FileOutcome(filename, errors=[str(exc)])
-    outcome = FileOutcome(filename, diagnostics)
+    outcome = FileOutcome(filename, diagnostics, exports=project.exports, imports=project.imports)
     wants_fixes = options.fix or options.diff
     if wants_fixes and _has_applicable_fix(diagnostics, options.unsafe):
         try:
-            result = fix_linted(decoded.text, diagnostics, filename, config, options.unsafe, rules)
+            result = fix_linted(
+                decoded.text, diagnostics, filename, config, options.unsafe, rules, project
+            )
         except RuleError as exc:
             return FileOutcome(filename, diagnostics, errors=[str(exc)])
         outcome.diagnostics = result.remaining
@@ -474,6 +485,30 @@ def lint_paths(
     )
     items = [(str(path), (filenames or {}).get(path, str(path))) for path in files]
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    # Phase 1 checks every file and gathers the summaries its functions export. Phase 2 runs
+    # again, with the project's summaries, the files that call an imported function whose
+    # summary says something, and (with --fix) the files that have something to fix: fixes are
+    # written only once every file has been seen, so one run fixes what one check reports.
+    first = RunOptions(rules=options.rules) if options.fix else options
+    outcomes = _run(items, config, first, jobs)
+    table = {name: s for outcome in outcomes for name, s in outcome.exports.items()}
+    again = [
+        index
+        for index, outcome in enumerate(outcomes)
+        if outcome.imports & table.keys()
+        or (options.fix and _has_applicable_fix(outcome.diagnostics, options.unsafe))
+    ]
+    if again:
+        second = replace(options, project_summaries=table)
+        redone = _run([items[index] for index in again], config, second, jobs)
+        for index, outcome in zip(again, redone):
+            outcomes[index] = outcome
+    return outcomes
+
+
+def _run(
+    items: Sequence[tuple[str, str]], config: Config, options: RunOptions, jobs: int
+) -> list[FileOutcome]:
     if jobs == 1 or len(items) < MIN_FILES_FOR_POOL:
         return [process_file(Path(path), name, config, options) for path, name in items]
     chunksize = max(1, len(items) // (jobs * 8))

@@ -17,11 +17,15 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dtypelint.config import Config
 from dtypelint.diagnostics import Applicability, Diagnostic
 from dtypelint.linter import RuleClasses, default_rules, lint_source
 from dtypelint.source import SourceText
+
+if TYPE_CHECKING:
+    from dtypelint.analysis.summaries import ProjectContext
 
 MAX_PASSES = 10
 
@@ -159,6 +163,7 @@ def fix_linted(
     config: Config,
     unsafe: bool,
     rules: RuleClasses,
+    project: ProjectContext | None = None,
 ) -> FixResult:
     """`fix_source` for a source already linted once (the check run's findings are reused)."""
     result = FixResult(source, remaining=diagnostics)
@@ -181,7 +186,7 @@ def fix_linted(
         result.applied.extend(applied)
         result.rounds += 1
         result.source = new_source
-        result.remaining = lint_source(new_source, filename, config, rules)
+        result.remaining = lint_source(new_source, filename, config, rules, project)
     return result
 
 

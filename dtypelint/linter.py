@@ -22,6 +22,7 @@ from dtypelint.rules import SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
+    from dtypelint.analysis.summaries import ProjectContext
     from dtypelint.rules.base import Rule
 
 RuleClasses = Sequence[type["Rule"]]
@@ -204,8 +205,12 @@ def lint_source(
     filename: str = "<stdin>",
     config: Config | None = None,
     rules: RuleClasses | None = None,
+    project: ProjectContext | None = None,
 ) -> list[Diagnostic]:
-    """Every finding in `source`, sorted by position then code; `# noqa` already applied."""
+    """Every finding in `source`, sorted by position then code; `# noqa` already applied.
+
+    `project` carries the project's function summaries in and this file's exports out.
+    """
     config = config if config is not None else Config()
     rules = default_rules() if rules is None else rules
     text = SourceText(source)
@@ -214,7 +219,7 @@ def lint_source(
         diagnostic = syntax_error_diagnostic(tree, text, filename)
         selected = config.codes_for_file(filename, _rule_names(rules))
         return [diagnostic] if SYNTAX_ERROR_CODE in selected else []
-    return run_rules(tree, text, filename, config, rules)
+    return run_rules(tree, text, filename, config, rules, project)
 
 
 def run_rules(
@@ -223,6 +228,7 @@ def run_rules(
     filename: str,
     config: Config,
     rules: RuleClasses,
+    project: ProjectContext | None = None,
 ) -> list[Diagnostic]:
     codes = config.codes_for_file(filename, _rule_names(rules))
     silenced = file_noqa(source)
@@ -233,7 +239,7 @@ def run_rules(
         return []
     from dtypelint.analysis import ModuleAnalysis
 
-    module = ModuleAnalysis(tree, source, filename, config.camera_names, config.scope)
+    module = ModuleAnalysis(tree, source, filename, config.camera_names, config.scope, project)
     found: list[Diagnostic] = []
     for rule in active:
         try:

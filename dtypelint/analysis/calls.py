@@ -69,6 +69,8 @@ class CallEvaluation:
         if qualname is not None:
             if qualname.startswith("torch."):
                 return self.torch_call(node, qualname)
+            if self.module.in_project(qualname):
+                return self.project_call(node, qualname)
             if qualname.startswith("numpy."):
                 self.eval_args(node)
                 return Value(NUMPY | (FIXED if explicit_numpy_dtype(node, self.module) else 0))
@@ -283,6 +285,21 @@ class CallEvaluation:
                 SEQUENCE, items=tuple(_item_value(role, name, result) for role in summary.items)
             )
         return self.unknown_call(args, node)
+
+    def project_call(self, node: ast.Call, qualname: str) -> Value:
+        """A call of a function imported from another module of the project."""
+        args = self.eval_args(node)
+        self.module.project.imports.add(qualname)
+        summary = self.module.project.summaries.get(qualname)
+        if summary is None:
+            return self.unknown_call(args, node)
+        received: dict[str, tuple[ast.expr, Value]] = {}
+        if not any(isinstance(a, ast.Starred) for a in node.args):
+            received = dict(zip(summary.params, args[: len(node.args)]))
+            received |= {
+                kw.arg: arg for kw, arg in zip(node.keywords, args[len(node.args) :]) if kw.arg
+            }
+        return self.summarised_call(node, qualname.rsplit(".", 1)[-1], summary, received, args)
 
     def meet_through(
         self, node: ast.Call, summary: Summary, received: dict[str, tuple[ast.expr, Value]]

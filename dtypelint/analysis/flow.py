@@ -273,9 +273,12 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
         self.module.new_summaries[id(self.node)] = self.summary()
 
     def summary(self) -> Summary:
+        args = self.node.args
+        names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         meetings = {
             "param_pairs": frozenset(self.param_pairs),
             "params_meeting_acts": frozenset(self.params_meeting_acts),
+            "params": tuple(names[1:] if self.cls is not None and names[:1] == ["self"] else names),
         }
         returned = [
             item

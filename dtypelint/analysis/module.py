@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dtypelint.analysis.flow import FunctionFlow
 from dtypelint.analysis.roles import FunctionScan, annotation_kind
 from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_class_name
+from dtypelint.analysis.summaries import ProjectContext, resolve_relative
 from dtypelint.analysis.syntax import (
     canonical,
     child_blocks,
@@ -51,9 +52,11 @@ class ModuleAnalysis:
         filename: str,
         camera_names: Iterable[str] = DEFAULT_CAMERA_NAMES,
         scope: str = DEFAULT_SCOPE,
+        project: ProjectContext | None = None,
     ) -> None:
         self.tree = tree
         self.scope = scope
+        self.project = project if project is not None else ProjectContext()
         self.source = source
         self.filename = filename
         self.camera_names = CameraNames(camera_names)
@@ -83,7 +86,7 @@ class ModuleAnalysis:
         shadowed: set[str] = set()
         for stmt in self._module_statements(self.tree.body):
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                for local, qualname in import_aliases(stmt):
+                for local, qualname in self._import_aliases(stmt):
                     self.aliases[local] = qualname
                     shadowed.discard(local)
             elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -106,6 +109,40 @@ class ModuleAnalysis:
         for node in class_definitions(self.tree.body):
             self.classes[node.name] = self._class_info(node)
         self._resolve_module_classes()
+
+    def _import_aliases(self, stmt: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
+        """Import aliases, relative imports resolved against this file's module name."""
+        if isinstance(stmt, ast.ImportFrom) and stmt.level:
+            package = resolve_relative(
+                self.project.module_name,
+                stmt.level,
+                stmt.module,
+                self.filename.endswith("__init__.py"),
+            )
+            if package is None:
+                return []
+            return [
+                (alias.asname or alias.name, f"{package}.{alias.name}")
+                for alias in stmt.names
+                if alias.name != "*"
+            ]
+        return list(import_aliases(stmt))
+
+    def in_project(self, qualname: str) -> bool:
+        """A name from this project's own package (where summaries come from)."""
+        name = self.project.module_name
+        return name is not None and qualname.split(".", 1)[0] == name.split(".", 1)[0]
+
+    def exported_summaries(self) -> dict[str, Summary]:
+        """Interesting summaries of this module's top-level functions, by qualified name."""
+        name = self.project.module_name
+        if name is None:
+            return {}
+        return {
+            f"{name}.{node.name}": summary
+            for node in self.local_functions.values()
+            if (summary := self.new_summaries.get(id(node))) is not None and summary.interesting
+        }
 
     @staticmethod
     def _module_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
@@ -443,6 +480,7 @@ class ModuleAnalysis:
                 break
             self.summaries, self.forced_cameras, self.forced_acts = summaries, forced, acts
         assign_scope(self.functions, self.classes, self.filename, self.scope)
+        self.project.exports = self.exported_summaries()
 
     def attribute_record(self, cls: ClassInfo, attr: str) -> FactoryCall:
         """The one record for a plain tensor attribute of a module, shared by all its methods."""

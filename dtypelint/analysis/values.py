@@ -419,6 +419,7 @@ class Summary:
     param_pairs: frozenset[tuple[str, str]] = frozenset()
     #: parameters that meet the function's own activations (a module's weights, ...)
     params_meeting_acts: frozenset[str] = frozenset()
+    params: tuple[str, ...] = ()  # parameter names in order (`self` left out): maps arguments
 
     @property
     def interesting(self) -> bool:

@@ -1,0 +1,57 @@
+"""Project summaries: what functions of one module tell their callers in the project's others.
+
+A file's analysis exports the summaries of its module-level functions that say something
+(`Summary.interesting`: returns a camera or NumPy value, a tuple of roles, parameters meeting each
+other or activations), and lists the project functions it calls through imports. The engine runs
+every file once, gathers the exports into one table, and analyses again only the files that call a
+function with an interesting summary, this time with the table (engine.lint_paths). Names are
+resolved through imports, relative ones included (`from .geometry import project`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dtypelint.analysis.values import Summary
+
+
+@dataclass
+class ProjectContext:
+    """One file's view of the project: summaries in (by qualified name), exports and uses out."""
+
+    module_name: str | None = None  # `pkg.geometry`, None for stdin or a file outside packages
+    summaries: Mapping[str, Summary] = field(default_factory=dict)
+    exports: dict[str, Summary] = field(default_factory=dict)
+    imports: set[str] = field(default_factory=set)
+
+
+def module_name_for(path: str | Path) -> str | None:
+    """The dotted module name of a file, from the package folders (`__init__.py`) above it."""
+    file = Path(path)
+    if file.suffix not in (".py", ".pyi") or not file.exists():
+        return None
+    parts = [] if file.stem == "__init__" else [file.stem]
+    folder = file.resolve().parent
+    if not (folder / "__init__.py").exists():
+        parts.append(folder.name)  # a namespace package (PEP 420), or a folder of scripts
+    while (folder / "__init__.py").exists():
+        parts.append(folder.name)
+        folder = folder.parent
+    return ".".join(reversed(parts)) or None
+
+
+def resolve_relative(
+    module_name: str | None, level: int, target: str | None, is_package: bool
+) -> str | None:
+    """`from ..ops import f` in module `pkg.models.head` -> `pkg.ops`."""
+    if module_name is None:
+        return None
+    package = module_name.split(".") if is_package else module_name.split(".")[:-1]
+    if level - 1 > len(package):
+        return None
+    base = package[: len(package) - (level - 1)]
+    if target:
+        base.append(target)
+    return ".".join(base) or None

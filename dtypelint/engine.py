@@ -17,13 +17,13 @@ import tokenize
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dtypelint.config import Config, path_matches, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
-from dtypelint.rules import SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
+from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME, SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
@@ -114,8 +114,8 @@ def discover_named_files(
             prefix = "" if path == Path(".") else raw.rstrip("/" + os.sep) + "/"
             for file in _walk_folder(path, patterns, config.project_root):
                 add(file, prefix + file.relative_to(path).as_posix())
-        else:  # explicit files, existing or not (a missing one is reported when read)
-            add(path, raw)
+        else:  # explicit files, existing or not (a missing one is reported as DTL900 when read)
+            add(path, raw.rstrip("/" + os.sep) or raw)
     return sorted(found.values(), key=lambda item: item[0].as_posix())
 
 
@@ -424,7 +424,11 @@ def default_rules() -> tuple[type[Rule], ...]:
 
 
 def _rule_names(rules: RuleClasses) -> dict[str, str]:
-    return {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME} | {rule.code: rule.name for rule in rules}
+    return (
+        {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME}
+        | {rule.code: rule.name for rule in rules}
+        | {IO_ERROR_CODE: IO_ERROR_NAME}
+    )
 
 
 def parse_source(text: str, filename: str) -> ast.Module | SyntaxError:
@@ -465,8 +469,9 @@ def run_rules(
     config: Config,
     rules: RuleClasses,
 ) -> list[Diagnostic]:
-    codes = config.codes_for_file(filename, _rule_names(rules))
-    silenced = file_noqa(source)
+    names = _rule_names(rules)
+    codes = config.codes_for_file(filename, names)
+    silenced = frozenset() if config.ignore_noqa else file_noqa(source)
     if silenced is None:
         return []
     active = [rule for rule in rules if rule.code in codes and rule.code not in silenced]
@@ -481,9 +486,21 @@ def run_rules(
             found.extend(rule().check(module))
         except Exception as exc:  # one broken rule must not hide the others' findings silently
             raise RuleError(f"{filename}: internal error in {rule.code}: {exc!r}") from exc
-    found = _drop_silenced(found, source)
+    if not config.ignore_noqa:
+        found = _drop_silenced(found, source)
+    found = _without_unfixable(found, config.unfixable_codes(names))
     found.sort(key=Diagnostic.sort_key)
     return found
+
+
+def _without_unfixable(found: list[Diagnostic], unfixable: frozenset[str]) -> list[Diagnostic]:
+    """Drop the fixes of `unfixable` codes; the fix's message stays as the finding's help."""
+    return [
+        replace(d, fix=None, details={**d.details, "help": d.fix.message})
+        if d.fix is not None and d.code in unfixable
+        else d
+        for d in found
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,6 +518,8 @@ class FileOutcome:
     # the start rows, fingerprints (gate.py) read the neighbourhood.
     lines: dict[int, str] = field(default_factory=dict)
     diff: str = ""
+    # How many rows the source has (with `lines`: where context stops at the end of the file).
+    line_count: int = 0
     # With fix=True and a source read from stdin: the (possibly fixed) text to print.
     fixed_source: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -561,14 +580,23 @@ def context_rows(diagnostic: Diagnostic) -> range:
     return range(first, diagnostic.end_location.row + CONTEXT_ROWS + 1)
 
 
+def _shown_rows(diagnostic: Diagnostic) -> Iterator[int]:
+    """`context_rows`, and the rows around the fix's edits (the text report previews the fix)."""
+    yield from context_rows(diagnostic)
+    for edit in diagnostic.fix.edits if diagnostic.fix is not None else ():
+        first = max(1, edit.location.row - CONTEXT_ROWS)
+        yield from range(first, edit.end_location.row + CONTEXT_ROWS + 1)
+
+
 def _with_lines(outcome: FileOutcome, text: str | None) -> FileOutcome:
     if text is not None and outcome.diagnostics:
         source = SourceText(text)
         rows = len(source.line_starts)
+        outcome.line_count = rows
         outcome.lines = {
             row: source.line(row)
             for diagnostic in outcome.diagnostics
-            for row in context_rows(diagnostic)
+            for row in _shown_rows(diagnostic)
             if row <= rows
         }
     return outcome
@@ -579,7 +607,7 @@ def process_file(path: Path, filename: str, config: Config, options: RunOptions)
     try:
         decoded = read_source(path, filename)
     except OSError as exc:
-        return FileOutcome(filename, errors=[f"{filename}: cannot read: {exc.strerror or exc}"])
+        return _unreadable(filename, exc, config, options)
     outcome = process_decoded(decoded, filename, config, options)
     if (
         options.fix
@@ -600,6 +628,19 @@ def process_file(path: Path, filename: str, config: Config, options: RunOptions)
             outcome.fixed = []
     outcome.fixed_source = None  # only stdin needs the text back; don't ship it between processes
     return outcome
+
+
+def _unreadable(filename: str, exc: OSError, config: Config, options: RunOptions) -> FileOutcome:
+    """A path that cannot be read is a DTL900 finding (ruff's E902), or an error when ignored."""
+    reason = exc.strerror or str(exc)
+    if exc.errno is not None:
+        reason += f" (os error {exc.errno})"
+    rules = options.rules if options.rules is not None else default_rules()
+    if IO_ERROR_CODE not in config.codes_for_file(filename, _rule_names(rules)):
+        return FileOutcome(filename, errors=[f"{filename}: cannot read: {reason}"])
+    start = Location(1, 1)
+    finding = Diagnostic(IO_ERROR_CODE, IO_ERROR_NAME, reason, filename, start, start)
+    return FileOutcome(filename, [finding])
 
 
 def unified_diff(before: str, after: str, filename: str) -> str:

@@ -23,7 +23,6 @@ from dtypelint.cli_options import (
     CHECK_OPTIONS,
     GLOBAL,
     GLOBAL_OPTIONS,
-    LEADING_OPTIONS,
     LOG_OPTIONS,
     PATHS_HELP,
     GroupedCommand,
@@ -44,15 +43,25 @@ TORCH_HINT = (
 )
 
 
-def _after_leading_options(args: Sequence[str]) -> int:
-    """The index of the first argument after the log-level and global options that lead."""
+def _value_options(command: click.Command) -> set[str]:
+    """The option names of `command` that take a value (`--select CODES`, `-o FILE`)."""
+    names: set[str] = set()
+    for param in command.params:
+        if isinstance(param, click.Option) and not param.is_flag and param.nargs != 0:
+            names.update(param.opts)
+    return names
+
+
+def _first_positional(args: Sequence[str], value_options: set[str]) -> int:
+    """The index of the first argument that is neither an option nor an option's value."""
     index = 0
     while index < len(args):
-        name = args[index].split("=", 1)[0]
-        if name not in LEADING_OPTIONS:
-            break
-        takes_value = LEADING_OPTIONS[name] and "=" not in args[index]
-        index += 2 if takes_value else 1
+        arg = args[index]
+        if arg == "--":
+            return index + 1
+        if not arg.startswith("-") or arg == "-":
+            return index
+        index += 2 if arg in value_options else 1
     return index
 
 
@@ -84,12 +93,14 @@ class DefaultCommandGroup(click.Group):
     def route(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Put the command first: `-q check src` -> `check -q src`; no command -> `check`.
 
+        Options may come before the command, as in ruff (`dtypelint --fix check src`).
+
         A first word that is neither a command nor an existing path is a mistake (`chek`,
         `verison`), not a path to report as missing.
         """
         if args and args[0] in (*HELP_OPTIONS, *VERSION_OPTIONS):
             return args
-        index = _after_leading_options(args)
+        index = _first_positional(args, _value_options(check))
         commands = self.list_commands(ctx)
         if index < len(args) and args[index] in commands:
             return [args[index], *args[:index], *args[index + 1 :]]
@@ -186,7 +197,7 @@ check = cli.command(
     cls=GroupedCommand,
     short_help="Check files or folders for dtype hazards (the default command)",
 )(
-    click.argument("paths", nargs=-1, type=click.Path())(
+    click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")(
         apply([*CHECK_OPTIONS, *LOG_OPTIONS, *GLOBAL_OPTIONS], _check)
     )
 )

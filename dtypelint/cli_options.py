@@ -324,20 +324,6 @@ GLOBAL_OPTIONS: list[Callable[[F], F]] = [
     _option("--isolated", is_flag=True, group=GLOBAL, help="Read no configuration file"),
 ]
 
-#: The options that may come before a command name (`dtypelint -q check src`), and whether each
-#: takes a value.
-LEADING_OPTIONS = {
-    "-v": False,
-    "--verbose": False,
-    "-q": False,
-    "--quiet": False,
-    "-s": False,
-    "--silent": False,
-    "--isolated": False,
-    "--config": True,
-}
-
-
 def apply(decorators: list[Callable[[F], F]], function: F) -> F:
     """Apply option decorators so that they show in list order."""
     for decorator in reversed(decorators):

@@ -446,7 +446,7 @@ def _build_config(
     settings: Mapping[str, Any], path: Path | None, root: Path | None, where: str | None = None
 ) -> Config:
     pyproject = path is not None and path.name == "pyproject.toml"
-    section = "[tool.dtypelint]" if pyproject else "the top level"
+    section = "[tool.dtypelint]" if pyproject else ("the setting" if where else "the top level")
     where = f"{where or path}:"
     for key in settings:
         if key not in _TOP_KEYS:

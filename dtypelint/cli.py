@@ -7,7 +7,6 @@ Commands and options are ruff's where ruff has the same thing (see README, "For 
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
@@ -66,11 +65,17 @@ def _first_positional(args: Sequence[str], value_options: set[str]) -> int:
 
 
 def unknown_word_message(word: str, commands: Sequence[str]) -> str:
+    import difflib
+
     close = difflib.get_close_matches(word, list(commands), n=1, cutoff=0.6)
     if close:
         return f"`{word}`: unknown command or path, did you mean `{close[0]}`?"
+    # No command is close: the default command, on a path that must exist.
     listed = ", ".join(f"`{command}`" for command in commands)
-    return f"`{word}`: unknown command or path (commands: {listed}; or name a file or folder)"
+    return (
+        f"`{word}`: unknown command or path, did you mean `check`? (no file or folder `{word}` "
+        f"exists; commands: {listed})"
+    )
 
 
 class DefaultCommandGroup(click.Group):

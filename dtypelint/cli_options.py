@@ -324,6 +324,7 @@ GLOBAL_OPTIONS: list[Callable[[F], F]] = [
     _option("--isolated", is_flag=True, group=GLOBAL, help="Read no configuration file"),
 ]
 
+
 def apply(decorators: list[Callable[[F], F]], function: F) -> F:
     """Apply option decorators so that they show in list order."""
     for decorator in reversed(decorators):

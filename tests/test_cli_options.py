@@ -402,8 +402,8 @@ def test_an_unreadable_file_is_a_dtl900_finding(
         (["rul", "DTL001"], "`rul`: unknown command or path, did you mean `rule`?"),
         (
             ["zzz"],
-            "`zzz`: unknown command or path (commands: `check`, `config`, `help`, `rule`, "
-            "`verify`, `version`; or name a file or folder)",
+            "`zzz`: unknown command or path, did you mean `check`? (no file or folder `zzz` "
+            "exists; commands: `check`, `config`, `help`, `rule`, `verify`, `version`)",
         ),
     ],
 )

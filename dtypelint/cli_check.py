@@ -8,7 +8,6 @@ diff), 2 bad usage, bad configuration, something that could not be written, or a
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -19,7 +18,7 @@ from typing import Any, TextIO
 
 import click
 
-from dtypelint.config import Config, ConfigError, config_start, load_config, parse_inline_setting
+from dtypelint.config import Config, config_start, load_config, parse_inline_setting
 from dtypelint.engine import (
     DecodedSource,
     FileOutcome,
@@ -411,10 +410,3 @@ def _add_noqa(outcomes: Sequence[FileOutcome], paths: dict[str, Path], log: Log)
         click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
     print_problems(outcomes, log)
     return EXIT_ERROR if failed or any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
-
-
-def absolute(path: str | os.PathLike[str]) -> str:
-    return os.path.abspath(path)
-
-
-__all__ = ["CheckOptions", "ConfigError", "Log", "run_check"]

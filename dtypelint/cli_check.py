@@ -214,6 +214,8 @@ def lint(options: CheckOptions, config: Config, log: Log) -> tuple[list[FileOutc
     started = time.perf_counter()
     named = discover(options, config)
     log.debug(f"Identified {len(named)} files to check in {_ms(started)}")
+    if not named and targets(options):
+        log.warning("No Python files found under the given path(s)")  # as ruff warns
     for path, _ in named:
         log.debug(f"Checking: {path}")
     started = time.perf_counter()

@@ -419,3 +419,17 @@ def test_an_existing_folder_named_like_a_word_is_a_path(
     (project / "chek").mkdir()
     (project / "chek" / "a.py").write_text("x = 1\n")
     assert run(capsys, "chek") == (0, "All checks passed!\n", "")
+
+
+def test_a_folder_without_python_files_warns_as_ruff_does(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "docs").mkdir()
+    (project / "docs" / "notes.md").write_text("# notes\n")
+    assert run(capsys, "docs") == (
+        0,
+        "All checks passed!\n",
+        "warning: No Python files found under the given path(s)\n",
+    )
+    assert run(capsys, "-q", "docs") == (0, "", "")
+    assert run(capsys, "--no-default-path") == (0, "All checks passed!\n", "")  # hooks: no files

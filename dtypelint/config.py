@@ -23,14 +23,14 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 #: Files read for settings, in order of precedence within one folder.
 CONFIG_FILENAMES = (".dtypelint.toml", "dtypelint.toml", "pyproject.toml")
-#: Accepted values of `output-format`; github, sarif and junit are listed in the contract and
-#: checked against the reporters that exist when the format is used.
-OUTPUT_FORMATS = ("text", "concise", "json", "github", "sarif", "junit")
+#: Accepted values of `output-format`. `full` is ruff's name for the default layout; `text` is
+#: dtypelint's older name for it and stays accepted.
+OUTPUT_FORMATS = ("full", "concise", "json", "github", "sarif", "junit", "text")
 VERIFY_DEVICES = ("auto", "cuda", "cpu")
 VERIFY_DTYPES = ("auto", "bfloat16", "float16")
-# Never selected by default and always on unless explicitly ignored: a file we cannot read is
-# never silently skipped because `select` lists other codes.
-_ALWAYS_SELECTED_CODE = "DTL000"
+# Always on unless explicitly ignored: a file we cannot parse (DTL000) or read (DTL900) is never
+# silently skipped because `select` lists other codes.
+_ALWAYS_SELECTED_CODES = frozenset({"DTL000", "DTL900"})
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -53,7 +53,13 @@ class Config:
     #: "models": findings only where low precision runs (module compute methods, what they
     #: call, public tensor functions); "all": every tensor-taking function
     scope: str = "models"
-    output_format: str = "text"
+    # Whether `unsafe-fixes` was given at all (file or command line): when it was not, summaries
+    # hint at the unsafe fixes available, as ruff's do.
+    unsafe_fixes_set: bool = False
+    # Selectors whose findings keep no fix (`unfixable`, `--unfixable`, `--extend-unfixable`).
+    unfixable: tuple[str, ...] = ()
+    ignore_noqa: bool = False  # `--ignore-noqa`: report what noqa comments would silence
+    output_format: str = "full"
     verify: Mapping[str, Any] = field(default_factory=dict)
     project_root: Path | None = None
     config_path: Path | None = None
@@ -85,6 +91,13 @@ class Config:
                 codes -= _codes_matched_by(selectors, names)
         return codes
 
+    def unfixable_codes(self, rule_names: Mapping[str, str] | None = None) -> frozenset[str]:
+        """The codes whose findings keep no fix (matched like `select`: code, prefix or name)."""
+        if not self.unfixable:
+            return frozenset()
+        names = known_rule_names() if rule_names is None else rule_names
+        return _codes_matched_by(self.unfixable, names)
+
     def with_overrides(
         self,
         *,
@@ -93,16 +106,24 @@ class Config:
         extend_select: Sequence[str] = (),
         unsafe_fixes: bool | None = None,
         output_format: str | None = None,
+        exclude: Sequence[str] | None = None,
+        extend_exclude: Sequence[str] = (),
+        unfixable: Sequence[str] | None = None,
+        extend_unfixable: Sequence[str] = (),
+        ignore_noqa: bool = False,
     ) -> Config:
         """Layer command-line options over the file's settings, as ruff does.
 
         A command-line `--select` starts the selection afresh (the file's `ignore` and
         `extend-select` no longer apply); `--ignore` and `--extend-select` add to what is there.
+        `--exclude` and `--unfixable` replace the file's lists, their `--extend-*` forms add.
         """
         for option, values in (
             ("--select", select or ()),
             ("--ignore", ignore),
             ("--extend-select", extend_select),
+            ("--unfixable", unfixable or ()),
+            ("--extend-unfixable", extend_unfixable),
         ):
             check_selectors(values, option)
         updated = self
@@ -112,9 +133,15 @@ class Config:
             updated,
             ignore=updated.ignore + tuple(ignore),
             extend_select=updated.extend_select + tuple(extend_select),
+            extend_exclude=updated.extend_exclude + tuple(extend_exclude),
+            unfixable=(updated.unfixable if unfixable is None else tuple(unfixable))
+            + tuple(extend_unfixable),
+            ignore_noqa=updated.ignore_noqa or ignore_noqa,
         )
+        if exclude is not None:
+            updated = replace(updated, exclude=tuple(exclude))
         if unsafe_fixes is not None:
-            updated = replace(updated, unsafe_fixes=unsafe_fixes)
+            updated = replace(updated, unsafe_fixes=unsafe_fixes, unsafe_fixes_set=True)
         if output_format is not None:
             updated = replace(updated, output_format=output_format)
         return updated
@@ -166,7 +193,7 @@ def _resolve_selection(
     chosen = set()
     for code, name in rule_names.items():
         chosen_by = _best(selectors, code, name)
-        if chosen_by is None and code == _ALWAYS_SELECTED_CODE:
+        if chosen_by is None and code in _ALWAYS_SELECTED_CODES:
             chosen_by = 0
         ignored_by = _best(ignore, code, name)
         if chosen_by is not None and (ignored_by is None or chosen_by > ignored_by):
@@ -287,6 +314,7 @@ _TOP_KEYS = (
     "camera-names",
     "extend-camera-names",
     "unsafe-fixes",
+    "unfixable",
     "output-format",
     "scope",
     "verify",
@@ -350,19 +378,61 @@ def config_start(paths: Sequence[str]) -> Path | None:
     return None
 
 
-def load_config(config_file: Path | None = None, start: Path | None = None) -> Config:
-    """Settings from `config_file`, else from the nearest config file above `start` (cwd)."""
-    if config_file is not None:
+def load_config(
+    config_file: Path | None = None,
+    start: Path | None = None,
+    *,
+    isolated: bool = False,
+    inline: Mapping[str, Any] | None = None,
+) -> Config:
+    """Settings from `config_file`, else from the nearest config file above `start` (cwd).
+
+    `isolated` (ruff's `--isolated`) reads no file at all. `inline` holds `--config KEY = VALUE`
+    settings; like ruff's, they win over every file.
+    """
+    path: Path | None
+    settings: dict[str, Any]
+    if isolated:
+        path, root, settings = None, None, {}
+    elif config_file is not None:
         path = Path(config_file)
         if not path.is_file():
             raise ConfigError(f"{path}: no such config file")
-        settings = _settings_in(path, explicit=True)
-        return _build_config(settings, path, path.resolve().parent)
-    folder = Path(start if start is not None else Path.cwd()).resolve()
-    path, root = find_config_file(folder)
-    if path is None:
+        settings, root = _settings_in(path, explicit=True), path.resolve().parent
+    else:
+        folder = Path(start if start is not None else Path.cwd()).resolve()
+        path, root = find_config_file(folder)
+        settings = _settings_in(path, explicit=False) if path is not None else {}
+    if inline:
+        _build_config(inline, None, root, where="--config")  # errors name the option, not a file
+        settings = _merged(settings, inline)
+    if path is None and not inline:
         return Config(project_root=root)
-    return _build_config(_settings_in(path, explicit=False), path, root)
+    return _build_config(settings, path, root)
+
+
+def parse_inline_setting(text: str) -> dict[str, Any]:
+    """`--config "unsafe-fixes = true"` -> {"unsafe-fixes": True} (TOML, as in ruff)."""
+    try:
+        parsed = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"--config `{text}`: neither a config file nor a `KEY = VALUE` setting ({exc})"
+        ) from None
+    if not parsed:
+        raise ConfigError(f"--config `{text}`: neither a config file nor a `KEY = VALUE` setting")
+    return parsed
+
+
+def _merged(settings: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """`overrides` over `settings`; tables (`verify`, `per-file-ignores`) are merged key by key."""
+    result = dict(settings)
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = {**result[key], **value}
+        else:
+            result[key] = value
+    return result
 
 
 def _settings_in(path: Path, *, explicit: bool) -> dict[str, Any]:
@@ -379,9 +449,12 @@ def _settings_in(path: Path, *, explicit: bool) -> dict[str, Any]:
     return settings
 
 
-def _build_config(settings: Mapping[str, Any], path: Path, root: Path | None) -> Config:
-    section = "[tool.dtypelint]" if path.name == "pyproject.toml" else "the top level"
-    where = f"{path}:"
+def _build_config(
+    settings: Mapping[str, Any], path: Path | None, root: Path | None, where: str | None = None
+) -> Config:
+    pyproject = path is not None and path.name == "pyproject.toml"
+    section = "[tool.dtypelint]" if pyproject else ("the setting" if where else "the top level")
+    where = f"{where or path}:"
     for key in settings:
         if key not in _TOP_KEYS:
             raise ConfigError(
@@ -420,7 +493,9 @@ def _build_config(settings: Mapping[str, Any], path: Path, root: Path | None) ->
         raise ConfigError(
             f"{where} `scope` must be one of {', '.join(SCOPES)}{_did_you_mean(str(scope), SCOPES)}"
         )
-    output_format = settings.get("output-format", "text")
+    unfixable = strings("unfixable") or ()
+    _check_selectors_at(unfixable, "`unfixable`", where)
+    output_format = settings.get("output-format", "full")
     if output_format not in OUTPUT_FORMATS:
         raise ConfigError(
             f"{where} `output-format` must be one of {', '.join(OUTPUT_FORMATS)}"
@@ -437,6 +512,8 @@ def _build_config(settings: Mapping[str, Any], path: Path, root: Path | None) ->
         extend_camera_names=extend_camera_names,
         unsafe_fixes=unsafe_fixes,
         scope=scope,
+        unsafe_fixes_set="unsafe-fixes" in settings,
+        unfixable=unfixable,
         output_format=output_format,
         verify=_verify_settings(settings.get("verify", {}), where),
         project_root=root,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.summaries import ProjectContext, module_name_for
 from dtypelint.analysis.values import Summary
 from dtypelint.config import Config, path_matches, relative_parts
-from dtypelint.diagnostics import Diagnostic
+from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
 from dtypelint.linter import (
     DecodedSource,
@@ -32,9 +32,11 @@ from dtypelint.linter import (
     lint_source,
     parse_source,
     read_source,
+    rule_names,
     run_rules,
     syntax_error_diagnostic,
 )
+from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME
 from dtypelint.source import SourceText
 
 # The linting layer's names, re-exported: engine is the file-level API most callers use.
@@ -141,8 +143,8 @@ def discover_named_files(
             prefix = "" if path == Path(".") else raw.rstrip("/" + os.sep) + "/"
             for file in _walk_folder(path, patterns, config.project_root):
                 add(file, prefix + file.relative_to(path).as_posix())
-        else:  # explicit files, existing or not (a missing one is reported when read)
-            add(path, raw)
+        else:  # explicit files, existing or not (a missing one is reported as DTL900 when read)
+            add(path, raw.rstrip("/" + os.sep) or raw)
     return sorted(found.values(), key=lambda item: item[0].as_posix())
 
 
@@ -314,6 +316,8 @@ class FileOutcome:
     # the start rows, fingerprints (gate.py) read the neighbourhood.
     lines: dict[int, str] = field(default_factory=dict)
     diff: str = ""
+    # How many rows the source has (with `lines`: where context stops at the end of the file).
+    line_count: int = 0
     # With fix=True and a source read from stdin: the (possibly fixed) text to print.
     fixed_source: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -379,14 +383,23 @@ def context_rows(diagnostic: Diagnostic) -> range:
     return range(first, diagnostic.end_location.row + CONTEXT_ROWS + 1)
 
 
+def _shown_rows(diagnostic: Diagnostic) -> Iterator[int]:
+    """`context_rows`, and the rows around the fix's edits (the text report previews the fix)."""
+    yield from context_rows(diagnostic)
+    for edit in diagnostic.fix.edits if diagnostic.fix is not None else ():
+        first = max(1, edit.location.row - CONTEXT_ROWS)
+        yield from range(first, edit.end_location.row + CONTEXT_ROWS + 1)
+
+
 def _with_lines(outcome: FileOutcome, text: str | None) -> FileOutcome:
     if text is not None and outcome.diagnostics:
         source = SourceText(text)
         rows = len(source.line_starts)
+        outcome.line_count = rows
         outcome.lines = {
             row: source.line(row)
             for diagnostic in outcome.diagnostics
-            for row in context_rows(diagnostic)
+            for row in _shown_rows(diagnostic)
             if row <= rows
         }
     return outcome
@@ -397,7 +410,7 @@ def process_file(path: Path, filename: str, config: Config, options: RunOptions)
     try:
         decoded = read_source(path, filename)
     except OSError as exc:
-        return FileOutcome(filename, errors=[f"{filename}: cannot read: {exc.strerror or exc}"])
+        return _unreadable(filename, exc, config, options)
     outcome = process_decoded(decoded, filename, config, options)
     if (
         options.fix
@@ -416,6 +429,19 @@ def process_file(path: Path, filename: str, config: Config, options: RunOptions)
             outcome.fixed = []
     outcome.fixed_source = None  # only stdin needs the text back; don't ship it between processes
     return outcome
+
+
+def _unreadable(filename: str, exc: OSError, config: Config, options: RunOptions) -> FileOutcome:
+    """A path that cannot be read is a DTL900 finding (ruff's E902), or an error when ignored."""
+    reason = exc.strerror or str(exc)
+    if exc.errno is not None:
+        reason += f" (os error {exc.errno})"
+    rules = options.rules if options.rules is not None else default_rules()
+    if IO_ERROR_CODE not in config.codes_for_file(filename, rule_names(rules)):
+        return FileOutcome(filename, errors=[f"{filename}: cannot read: {reason}"])
+    start = Location(1, 1)
+    finding = Diagnostic(IO_ERROR_CODE, IO_ERROR_NAME, reason, filename, start, start)
+    return FileOutcome(filename, [finding])
 
 
 def unified_diff(before: str, after: str, filename: str) -> str:

@@ -12,13 +12,13 @@ import re
 import tokenize
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dtypelint.config import Config
 from dtypelint.diagnostics import Diagnostic, Location
-from dtypelint.rules import SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
+from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME, SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
@@ -183,8 +183,12 @@ def default_rules() -> tuple[type[Rule], ...]:
     return ALL_RULES
 
 
-def _rule_names(rules: RuleClasses) -> dict[str, str]:
-    return {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME} | {rule.code: rule.name for rule in rules}
+def rule_names(rules: RuleClasses) -> dict[str, str]:
+    return (
+        {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME}
+        | {rule.code: rule.name for rule in rules}
+        | {IO_ERROR_CODE: IO_ERROR_NAME}
+    )
 
 
 def parse_source(text: str, filename: str) -> ast.Module | SyntaxError:
@@ -217,7 +221,7 @@ def lint_source(
     tree = parse_source(source, filename)
     if isinstance(tree, SyntaxError):
         diagnostic = syntax_error_diagnostic(tree, text, filename)
-        selected = config.codes_for_file(filename, _rule_names(rules))
+        selected = config.codes_for_file(filename, rule_names(rules))
         return [diagnostic] if SYNTAX_ERROR_CODE in selected else []
     return run_rules(tree, text, filename, config, rules, project)
 
@@ -230,8 +234,9 @@ def run_rules(
     rules: RuleClasses,
     project: ProjectContext | None = None,
 ) -> list[Diagnostic]:
-    codes = config.codes_for_file(filename, _rule_names(rules))
-    silenced = file_noqa(source)
+    names = rule_names(rules)
+    codes = config.codes_for_file(filename, names)
+    silenced = frozenset() if config.ignore_noqa else file_noqa(source)
     if silenced is None:
         return []
     active = [rule for rule in rules if rule.code in codes and rule.code not in silenced]
@@ -246,6 +251,18 @@ def run_rules(
             found.extend(rule().check(module))
         except Exception as exc:  # one broken rule must not hide the others' findings silently
             raise RuleError(f"{filename}: internal error in {rule.code}: {exc!r}") from exc
-    found = _drop_silenced(found, source)
+    if not config.ignore_noqa:
+        found = _drop_silenced(found, source)
+    found = _without_unfixable(found, config.unfixable_codes(names))
     found.sort(key=Diagnostic.sort_key)
     return found
+
+
+def _without_unfixable(found: list[Diagnostic], unfixable: frozenset[str]) -> list[Diagnostic]:
+    """Drop the fixes of `unfixable` codes; the fix's message stays as the finding's help."""
+    return [
+        replace(d, fix=None, details={**d.details, "help": d.fix.message})
+        if d.fix is not None and d.code in unfixable
+        else d
+        for d in found
+    ]

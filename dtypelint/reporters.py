@@ -1,7 +1,9 @@
 """Output formats. Each is one function `(RunReport, stream) -> None`, listed in REPORTERS.
 
 Adding a format is writing one such function and adding it to REPORTERS. `--statistics` replaces
-the report with counts per code (`report_statistics`).
+the report with counts per code (`report_statistics`). `full` (alias `text`), `concise`, `json`,
+the summaries and the statistics follow ruff 0.17, so that tools and habits built on ruff's output
+work unchanged.
 """
 
 from __future__ import annotations
@@ -21,8 +23,14 @@ from dtypelint.diagnostics import Diagnostic, Edit, Location
 from dtypelint.engine import FileOutcome
 from dtypelint.fixer import is_applicable
 from dtypelint.gate import FINGERPRINT_KEY, fingerprint
+from dtypelint.rules import IO_ERROR_CODE, SYNTAX_ERROR_CODE
 
 PROJECT_URL = "https://github.com/dtypelint/dtypelint"
+#: One-line summaries of the codes the engine reports itself (rules carry their own).
+ENGINE_SUMMARIES = {
+    SYNTAX_ERROR_CODE: "A file that cannot be decoded or parsed.",
+    IO_ERROR_CODE: "A path that does not exist or cannot be read.",
+}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 
@@ -33,6 +41,14 @@ class RunReport:
     fix: bool = False  # fixes were applied (--fix): count what was fixed and what remains
     unsafe: bool = False  # unsafe fixes are enabled (--unsafe-fixes)
     show_fixes: bool = False
+    # `unsafe-fixes` was not set either way: summaries say how many unsafe fixes are available.
+    unsafe_hint: bool = True
+    quiet: bool = False  # -q: the findings, no summary
+
+    @property
+    def has_errors(self) -> bool:
+        """Something could not be checked or written (the run exits 2)."""
+        return any(outcome.errors for outcome in self.outcomes)
 
     def diagnostics(self) -> Iterator[tuple[FileOutcome, Diagnostic]]:
         for outcome in self.outcomes:
@@ -55,63 +71,68 @@ def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else (plural or word + 's')}"
 
 
-def _headline(diagnostic: Diagnostic, unsafe: bool) -> str:
-    location = diagnostic.location
-    marker = " [*]" if is_applicable(diagnostic, unsafe) else ""
-    return (
-        f"{diagnostic.filename}:{location.row}:{location.column}: "
-        f"{diagnostic.code}{marker} {diagnostic.message}"
-    )
+def _es(count: int) -> str:
+    return "" if count == 1 else "es"
 
 
-def _caret_lines(diagnostic: Diagnostic, line: str) -> list[str]:
-    """The source line with `^` under the span (to the line's end when the span goes on)."""
-    start, end = diagnostic.location, diagnostic.end_location
-    first = min(start.column, len(line) + 1)
-    last = end.column if end.row == start.row else len(line) + 1
-    width = max(1, last - first)
-    # Keep tabs so the carets line up under the same characters.
-    indent = "".join(ch if ch == "\t" else " " for ch in line[: first - 1])
-    number = str(start.row)
-    gutter = " " * len(number)
-    return [
-        f"{gutter} |",
-        f"{number} | {line}",
-        f"{gutter} | {indent}{'^' * width} {diagnostic.code}",
-        f"{gutter} |",
-    ]
+def _marked(report: RunReport, diagnostic: Diagnostic) -> bool:
+    """ruff's `[*]`: a fix `--fix` would apply. After `--fix` what remains is not marked."""
+    return not report.fix and is_applicable(diagnostic, report.unsafe)
+
+
+def _fix_counts(report: RunReport) -> tuple[int, int]:
+    """(fixes `--fix` would apply, unsafe fixes it would not) among the remaining findings."""
+    applicable = hidden = 0
+    for _, diagnostic in report.diagnostics():
+        if is_applicable(diagnostic, report.unsafe):
+            applicable += 1
+        elif diagnostic.fix is not None:
+            hidden += 1
+    return applicable, hidden
 
 
 def summary_lines(report: RunReport) -> list[str]:
+    """ruff 0.17's summary. Never "All checks passed!" when something could not be checked."""
     remaining, fixed = report.remaining, report.fixed
-    if remaining == 0 and fixed == 0:
-        return ["All checks passed!"]
-    hidden = sum(
-        1
-        for _, diagnostic in report.diagnostics()
-        if diagnostic.fix is not None and not is_applicable(diagnostic, report.unsafe)
-    )
-    hint = (
-        [
-            f"{_plural(hidden, 'hidden fix', 'hidden fixes')} can be enabled with the "
-            "`--unsafe-fixes` option."
-        ]
-        if hidden
-        else []
-    )
-    if report.fix:
+    lines = []
+    if fixed:
         total = remaining + fixed
-        return [f"Found {_plural(total, 'error')} ({fixed} fixed, {remaining} remaining).", *hint]
-    fixable = sum(1 for _, d in report.diagnostics() if is_applicable(d, report.unsafe))
-    extra = f" ({fixable} fixable with the `--fix` option)" if fixable else ""
-    return [f"Found {_plural(remaining, 'error')}{extra}.", *hint]
+        lines.append(f"Found {_plural(total, 'error')} ({fixed} fixed, {remaining} remaining).")
+    elif remaining:
+        lines.append(f"Found {_plural(remaining, 'error')}.")
+    elif not report.has_errors:
+        lines.append("All checks passed!")
+    applicable, hidden = _fix_counts(report)
+    unsafe = f"{hidden} unsafe fix{_es(hidden)} available with `--fix --unsafe-fixes`"
+    if report.unsafe_hint and applicable and hidden:
+        lines.append(f"[*] {applicable} fixable with `--fix` ({unsafe}).")
+    elif applicable:
+        lines.append(f"[*] {applicable} fixable with `--fix`.")
+    elif report.unsafe_hint and hidden:
+        lines.append(f"{unsafe}.")
+    return lines
+
+
+def fix_only_summary(report: RunReport, *, applied: bool) -> list[str]:
+    """`--fix-only` (applied) and `--diff` (not applied): what was or would be fixed."""
+    fixed = report.fixed
+    _, unapplied = _fix_counts(report)
+    verb = "Fixed" if applied else "Would fix"
+    if unapplied:
+        more = f"{unapplied} fix{_es(unapplied)} available with `--unsafe-fixes`"
+        if fixed:
+            extra = more.replace(" fix", " additional fix", 1)
+            return [f"{verb} {_plural(fixed, 'error')} ({extra})."]
+        nothing = "No errors fixed" if applied else "No errors would be fixed"
+        return [f"{nothing} ({more})."]
+    return [f"{verb} {_plural(fixed, 'error')}."] if fixed else []
 
 
 def fixes_summary(report: RunReport) -> list[str]:
-    """`--show-fixes`: what was fixed, per file and code (ruff's layout)."""
+    """`--show-fixes`: what was fixed, per file and code (ruff's layout, blank lines included)."""
     if not report.fixed:
         return []
-    lines = [f"Fixed {_plural(report.fixed, 'error')}:"]
+    lines = ["", f"Fixed {_plural(report.fixed, 'error')}:"]
     for outcome in report.outcomes:
         if not outcome.fixed:
             continue
@@ -126,32 +147,91 @@ def _tail(report: RunReport, out: TextIO) -> None:
     if report.show_fixes and report.fix:
         for line in fixes_summary(report):
             out.write(line + "\n")
-    for line in summary_lines(report):
-        out.write(line + "\n")
+    if not report.quiet:
+        for line in summary_lines(report):
+            out.write(line + "\n")
 
 
-def report_text(report: RunReport, out: TextIO) -> None:
+def report_fix_only(report: RunReport, out: TextIO, *, applied: bool = True) -> None:
+    """The text formats' report when the findings are not shown (`--fix-only`, `--diff`)."""
+    if report.show_fixes and applied:
+        for line in fixes_summary(report):
+            out.write(line + "\n")
+    if not report.quiet:
+        for line in fix_only_summary(report, applied=applied):
+            out.write(line + "\n")
+
+
+def report_full(report: RunReport, out: TextIO) -> None:
+    from dtypelint.render_full import render
+
     for outcome, diagnostic in report.diagnostics():
-        out.write(_headline(diagnostic, report.unsafe) + "\n")
-        line = outcome.lines.get(diagnostic.location.row)
-        if line is not None:
-            for text in _caret_lines(diagnostic, line):
-                out.write(text.rstrip() + "\n")
-        if diagnostic.fix is not None:
-            gutter = " " * len(str(diagnostic.location.row))
-            out.write(f"{gutter} = help: {diagnostic.fix.message}\n")
-        out.write("\n")
+        lines = render(diagnostic, outcome.lines, outcome.line_count, _marked(report, diagnostic))
+        out.write("\n".join(lines) + "\n\n")
     _tail(report, out)
+
+
+def concise_line(report: RunReport, diagnostic: Diagnostic) -> str:
+    location = diagnostic.location
+    marker = " [*]" if _marked(report, diagnostic) else ""
+    return (
+        f"{diagnostic.filename}:{location.row}:{location.column}: "
+        f"{diagnostic.code}{marker} {diagnostic.message}"
+    )
 
 
 def report_concise(report: RunReport, out: TextIO) -> None:
     for _, diagnostic in report.diagnostics():
-        out.write(_headline(diagnostic, report.unsafe) + "\n")
+        out.write(concise_line(report, diagnostic) + "\n")
     _tail(report, out)
 
 
+# --- json: ruff's objects, so that tools that read `ruff check --output-format json` read ours --
+
+
+def _json_location(location: Location) -> dict[str, int]:
+    return {"column": location.column, "row": location.row}
+
+
+def ruff_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    """One finding as ruff 0.17 writes it: every field, absolute file names, 1-based positions.
+
+    `noqa_row` is the line whose `# noqa` silences the finding (none for DTL000 and DTL900,
+    which no comment can silence); `cell` is for notebooks, which dtypelint does not read.
+    """
+    fix = diagnostic.fix
+    filename = diagnostic.filename
+    silenceable = diagnostic.code not in (SYNTAX_ERROR_CODE, IO_ERROR_CODE)
+    return {
+        "cell": None,
+        "code": diagnostic.code,
+        "end_location": _json_location(diagnostic.end_location),
+        "filename": filename if filename == "-" else os.path.abspath(filename),
+        "fix": None
+        if fix is None
+        else {
+            "applicability": fix.applicability.value,
+            "edits": [
+                {
+                    "content": edit.content,
+                    "end_location": _json_location(edit.end_location),
+                    "location": _json_location(edit.location),
+                }
+                for edit in fix.edits
+            ],
+            "message": fix.message,
+        },
+        "location": _json_location(diagnostic.location),
+        "message": diagnostic.message,
+        "name": diagnostic.name,
+        "noqa_row": diagnostic.location.row if silenceable else None,
+        "severity": "error",
+        "url": diagnostic.url,
+    }
+
+
 def report_json(report: RunReport, out: TextIO) -> None:
-    findings = [diagnostic.to_json() for _, diagnostic in report.diagnostics()]
+    findings = [ruff_json(diagnostic) for _, diagnostic in report.diagnostics()]
     out.write(json.dumps(findings, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -307,10 +387,9 @@ def _sarif_rules() -> list[dict[str, Any]]:
     """Every rule (DTL000 included), with its page as the help text."""
     from dtypelint.diagnostics import RULES_URL
     from dtypelint.docs import rule_page
-    from dtypelint.rules import ALL_RULES, RULE_NAMES, SYNTAX_ERROR_CODE
+    from dtypelint.rules import ALL_RULES, RULE_NAMES
 
-    summaries = {rule.code: rule.summary for rule in ALL_RULES}
-    summaries.setdefault(SYNTAX_ERROR_CODE, "A file that cannot be decoded or parsed.")
+    summaries = {rule.code: rule.summary for rule in ALL_RULES} | ENGINE_SUMMARIES
     rules = []
     for code, name in sorted(RULE_NAMES.items()):
         page = rule_page(code) or f"# {name} ({code})\n\n{summaries.get(code, name)}\n"
@@ -389,7 +468,10 @@ def report_junit(report: RunReport, out: TextIO) -> None:
 
 
 def statistics(report: RunReport) -> list[dict[str, Any]]:
-    """Per code, most frequent first: count and how many of those `--fix` can fix."""
+    """Per code, most frequent first (ties in code order), as ruff's `--statistics` JSON.
+
+    `fixable`: every finding of the code has a fix `--fix` would apply; `fixable_count`: how many.
+    """
     counts: Counter[tuple[str, str]] = Counter()
     fixable: Counter[str] = Counter()
     for _, diagnostic in report.diagnostics():
@@ -397,21 +479,31 @@ def statistics(report: RunReport) -> list[dict[str, Any]]:
         fixable[diagnostic.code] += is_applicable(diagnostic, report.unsafe)
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
     return [
-        {"code": code, "name": name, "count": count, "fixable": fixable[code]}
+        {
+            "code": code,
+            "name": name,
+            "count": count,
+            "fixable": fixable[code] == count,
+            "fixable_count": fixable[code],
+        }
         for (code, name), count in ordered
     ]
 
 
 def report_statistics(report: RunReport, out: TextIO) -> None:
+    """ruff's (and flake8's) layout: count, code and name separated by tabs; nothing when clean."""
     rows = statistics(report)
-    width = max((len(str(row["count"])) for row in rows), default=1)
-    name_width = max((len(row["name"]) for row in rows), default=0)
+    if not rows:
+        return
+    width = max(len(str(row["count"])) for row in rows)
+    code_width = max(len(row["code"]) for row in rows)
+    any_fixable = any(row["fixable"] for row in rows)
     for row in rows:
-        out.write(
-            f"{row['count']:>{width}}  {row['code']}  {row['name']:<{name_width}}  "
-            f"{row['fixable']} fixable\n"
-        )
-    _tail(report, out)
+        marker = ("[*] " if row["fixable"] else "[ ] ") if any_fixable else ""
+        out.write(f"{row['count']:>{width}}\t{row['code']:<{code_width}}\t{marker}{row['name']}\n")
+    if not report.quiet:
+        for line in summary_lines(report):
+            out.write(line + "\n")
 
 
 def report_statistics_json(report: RunReport, out: TextIO) -> None:
@@ -419,7 +511,8 @@ def report_statistics_json(report: RunReport, out: TextIO) -> None:
 
 
 REPORTERS: dict[str, Reporter] = {
-    "text": report_text,
+    "full": report_full,
+    "text": report_full,
     "concise": report_concise,
     "json": report_json,
     "github": report_github,

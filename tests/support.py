@@ -51,3 +51,70 @@ def git(cwd: Path, *args: str) -> str:
         ["git", *args], cwd=cwd, env=git_env(), capture_output=True, text=True, check=True
     )
     return completed.stdout
+
+
+# --- a release of this checkout, standing in for the remote repository -------------------------
+
+#: The repository the README's pre-commit snippet and the GitHub workflow install from.
+REMOTE = "https://github.com/dtypelint/dtypelint"
+
+
+def source_files() -> list[str]:
+    """The checkout's files as git sees them (tracked and untracked, not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if listed.returncode == 0:
+        names = listed.stdout.decode().split("\0")
+        return [name for name in names if name and (ROOT / name).is_file()]
+    skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", "build", "dist"}
+    return [
+        path.relative_to(ROOT).as_posix()
+        for path in ROOT.rglob("*")
+        if path.is_file() and not skip & set(path.relative_to(ROOT).parts)
+    ]
+
+
+def release_tag() -> str:
+    """The tag a release of this version carries (README: "Releasing")."""
+    from dtypelint import __version__
+
+    return f"v{__version__}"
+
+
+def release_clone(target: Path) -> Path:
+    """This checkout (uncommitted work included) committed in `target` and tagged as released."""
+    import shutil
+
+    for name in source_files():
+        destination = target / name
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, destination)
+    git(target, "init", "-q")
+    git(target, "add", ".")
+    git(target, "commit", "-q", "-m", "release under test")
+    git(target, "tag", "-a", release_tag(), "-m", f"dtypelint {release_tag()}")
+    return target
+
+
+def remote_env(clone: Path, env: dict[str, str] | None = None) -> dict[str, str]:
+    """`env` where git fetches REMOTE from `clone` (offline), through `url.<clone>.insteadOf`.
+
+    Given as GIT_CONFIG_KEY_n/VALUE_n: pre-commit passes those to git (it drops GIT_CONFIG_GLOBAL),
+    and so does pip.
+    """
+    result = dict(git_env() if env is None else env)
+    index = int(result.get("GIT_CONFIG_COUNT", "0"))
+    result[f"GIT_CONFIG_KEY_{index}"] = f"url.{clone.as_uri()}.insteadOf"
+    result[f"GIT_CONFIG_VALUE_{index}"] = REMOTE
+    result["GIT_CONFIG_COUNT"] = str(index + 1)
+    return result
+
+
+def markdown_blocks(markdown: str, language: str) -> list[str]:
+    import re
+
+    return re.findall(rf"```{language}\n(.*?)```", markdown, flags=re.DOTALL)

@@ -30,24 +30,43 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+# ruff 0.17's `full` layout: code and message, `-->` location, the source with two lines of
+# context, the fix as a line diff, a note for an unsafe fix, and the summary.
 TEXT_REPORT = """\
-m.py:2:12: DTL002 camera value `K` meets an activation
+DTL002 camera value `K` meets an activation
+ --> m.py:2:12
   |
+1 | def f(x, K):
 2 |     return K @ torch.zeros(3)
-  |            ^ DTL002
+  |            ^
+help: Cast `K` with `.to(x.dtype)`
   |
-  = help: Cast `K` with `.to(x.dtype)`
+1 | def f(x, K):
+  -     return K @ torch.zeros(3)
+2 +     return K.to(x.dtype) @ torch.zeros(3)
+  |
+note: This is an unsafe fix and may change runtime behavior
 
-m.py:2:16: DTL001 [*] `zeros` called without `dtype=`
+DTL001 [*] `zeros` called without `dtype=`
+ --> m.py:2:16
   |
+1 | def f(x, K):
 2 |     return K @ torch.zeros(3)
-  |                ^^^^^^^^^^^^^^ DTL001
+  |                ^^^^^^^^^^^^^^
+help: Add `dtype=x.dtype`
   |
-  = help: Add `dtype=x.dtype`
+1 | def f(x, K):
+  -     return K @ torch.zeros(3)
+2 +     return K @ torch.zeros(3, dtype=x.dtype)
+  |
 
-Found 2 errors (1 fixable with the `--fix` option).
-1 hidden fix can be enabled with the `--unsafe-fixes` option.
+Found 2 errors.
+[*] 1 fixable with `--fix` (1 unsafe fix available with `--fix --unsafe-fixes`).
 """
+SUMMARY = (
+    "Found 2 errors.\n"
+    "[*] 1 fixable with `--fix` (1 unsafe fix available with `--fix --unsafe-fixes`).\n"
+)
 
 
 def test_text_format_with_caret_and_summary(
@@ -63,10 +82,11 @@ def test_check_is_the_default_command_and_dot_the_default_path(
     assert run(capsys) == (1, TEXT_REPORT, "")
     assert run(capsys, "--output-format", "concise", ".")[1] == (
         "m.py:2:12: DTL002 camera value `K` meets an activation\n"
-        "m.py:2:16: DTL001 [*] `zeros` called without `dtype=`\n"
-        "Found 2 errors (1 fixable with the `--fix` option).\n"
-        "1 hidden fix can be enabled with the `--unsafe-fixes` option.\n"
+        "m.py:2:16: DTL001 [*] `zeros` called without `dtype=`\n" + SUMMARY
     )
+    # `full` is ruff's name for the default layout; `text` stays accepted.
+    assert run(capsys, "--output-format", "full", "m.py") == (1, TEXT_REPORT, "")
+    assert run(capsys, "--output-format", "text", "m.py") == (1, TEXT_REPORT, "")
 
 
 def test_clean_run(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,7 +98,8 @@ def test_unsafe_fixes_count_as_fixable(project: Path, capsys: pytest.CaptureFixt
     assert out.splitlines() == [
         "m.py:2:12: DTL002 [*] camera value `K` meets an activation",
         "m.py:2:16: DTL001 [*] `zeros` called without `dtype=`",
-        "Found 2 errors (2 fixable with the `--fix` option).",
+        "Found 2 errors.",
+        "[*] 2 fixable with `--fix`.",
     ]
 
 
@@ -87,24 +108,29 @@ def test_json_shape(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, err) == (1, "")
     findings = json.loads(out)
     assert [f["code"] for f in findings] == ["DTL002", "DTL001"]
+    # Every field of ruff's JSON, in ruff's (alphabetical) order, file names absolute.
+    assert list(findings[1]) == sorted(findings[1])
     assert findings[1] == {
+        "cell": None,
         "code": "DTL001",
-        "name": "factory-without-dtype",
-        "message": "`zeros` called without `dtype=`",
-        "filename": "./m.py",  # as given on the command line
-        "location": {"row": 2, "column": 16},
-        "end_location": {"row": 2, "column": 30},
+        "end_location": {"column": 30, "row": 2},
+        "filename": str(project / "m.py"),
         "fix": {
             "applicability": "safe",
-            "message": "Add `dtype=x.dtype`",
             "edits": [
                 {
                     "content": ", dtype=x.dtype",
-                    "location": {"row": 2, "column": 29},
-                    "end_location": {"row": 2, "column": 29},
+                    "end_location": {"column": 29, "row": 2},
+                    "location": {"column": 29, "row": 2},
                 }
             ],
+            "message": "Add `dtype=x.dtype`",
         },
+        "location": {"column": 16, "row": 2},
+        "message": "`zeros` called without `dtype=`",
+        "name": "factory-without-dtype",
+        "noqa_row": 2,
+        "severity": "error",
         "url": "https://github.com/dtypelint/dtypelint/blob/main/rules/DTL001.md",
     }
     assert findings[0]["fix"]["applicability"] == "unsafe"
@@ -151,18 +177,19 @@ def test_config_file_settings_and_command_line_overrides(
 
 
 def test_fix_in_place(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--fix", "--show-fixes", "m.py")
+    code, out, _ = run(capsys, "--fix", "--show-fixes", "--output-format", "concise", "m.py")
     assert (project / "m.py").read_text() == FIXED_SAFE
     assert code == 1  # the unsafe finding remains
-    assert out.endswith(
+    assert out == (
+        "m.py:2:12: DTL002 camera value `K` meets an activation\n"
+        "\n"
         "Fixed 1 error:\n"
         "- m.py:\n"
         "    1 × DTL001 (factory-without-dtype)\n"  # noqa: RUF001
         "\n"
         "Found 2 errors (1 fixed, 1 remaining).\n"
-        "1 hidden fix can be enabled with the `--unsafe-fixes` option.\n"
+        "1 unsafe fix available with `--fix --unsafe-fixes`.\n"
     )
-    assert out.startswith("m.py:2:12: DTL002 camera value `K` meets an activation\n")
     # A second --fix changes nothing.
     assert run(capsys, "--fix", "m.py")[0] == 1
     assert (project / "m.py").read_text() == FIXED_SAFE
@@ -191,9 +218,18 @@ def test_diff_prints_and_writes_nothing(project: Path, capsys: pytest.CaptureFix
     assert out == (
         "--- m.py\n+++ m.py\n@@ -1,2 +1,2 @@\n def f(x, K):\n"
         "-    return K @ torch.zeros(3)\n+    return K @ torch.zeros(3, dtype=x.dtype)\n"
+        "\n"
+        "Would fix 1 error (1 additional fix available with `--unsafe-fixes`).\n"
     )
-    assert (code, err) == (1, "Would fix 1 error.\n")
+    assert (code, err) == (1, "")  # like ruff: exit 1 when there is a diff
     assert (project / "m.py").read_text() == SOURCE
+    # Nothing to change: no diff, exit 0, even though a finding remains.
+    (project / "m.py").write_text(FIXED_SAFE)
+    assert run(capsys, "--diff", "m.py") == (
+        0,
+        "No errors would be fixed (1 fix available with `--unsafe-fixes`).\n",
+        "",
+    )
 
 
 def test_read_only_file_with_fix_is_an_error_and_the_run_goes_on(
@@ -209,6 +245,7 @@ def test_read_only_file_with_fix_is_an_error_and_the_run_goes_on(
     assert (project / "a_readonly.py").read_text() == "y = torch.zeros(1)\n"
     assert (project / "m.py").read_text() == FIXED_SAFE
     assert out.splitlines()[-2] == "Found 3 errors (1 fixed, 2 remaining)."
+    assert "All checks passed!" not in out
 
 
 def test_syntax_error_is_a_finding_and_the_run_goes_on(
@@ -240,10 +277,10 @@ def test_stdin(
     stdin(SOURCE)
     code, out, err = run(capsys, "--fix", "-")
     assert (code, out) == (1, FIXED_SAFE)
-    assert err.startswith("-:2:12: DTL002 camera value")
+    assert err.startswith("DTL002 camera value `K` meets an activation\n --> -:2:12\n")
     assert err.endswith(
         "Found 2 errors (1 fixed, 1 remaining).\n"
-        "1 hidden fix can be enabled with the `--unsafe-fixes` option.\n"
+        "1 unsafe fix available with `--fix --unsafe-fixes`.\n"
     )
 
     stdin("x = 1\n")
@@ -265,7 +302,7 @@ def test_stdin(
         (
             ["--output-format", "xml"],
             "error: Invalid value for '--output-format': 'xml' is not one "
-            "of 'text', 'concise', 'json', 'github', 'sarif', 'junit'.",
+            "of 'full', 'concise', 'json', 'github', 'sarif', 'junit', 'text'.",
         ),
         (["-", "m.py"], "error: `-` (read from standard input) cannot be mixed with other paths"),
         (["rule", "DTL01"], "error: unknown rule `DTL01`; did you mean `DTL001`?"),
@@ -304,12 +341,6 @@ def test_bad_config_is_one_line_and_exit_2(
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--version") == (0, f"dtypelint {__version__}\n", "")
-
-
-def test_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--help")
-    assert code == 0
-    assert "check" in out and "rule" in out and "verify" in out
 
 
 # --- real rules, real processes --------------------------------------------------------------

@@ -118,6 +118,7 @@ timeout = 120
         extend_exclude=("legacy",),
         extend_camera_names=("cam_mat",),
         unsafe_fixes=True,
+        unsafe_fixes_set=True,
         output_format="json",
         verify={
             "examples": ["examples/bf16.py"],
@@ -179,8 +180,8 @@ def test_dot_dtypelint_toml_is_found_before_pyproject(tmp_path: Path) -> None:
         ),
         (
             'output-format = "jsn"',
-            "`output-format` must be one of text, concise, json, github, "
-            "sarif, junit; did you mean `json`?",
+            "`output-format` must be one of full, concise, json, github, "
+            "sarif, junit, text; did you mean `json`?",
         ),
         ("unsafe-fixes = 1", "`unsafe-fixes` must be true or false"),
         (

@@ -25,7 +25,12 @@ def test_check_reports_exactly_the_seven_hazards(tree: Path) -> None:
     result = dtypelint("check", "models", "--output-format", "json", cwd=tree / "before")
     assert result.returncode == 1, result.stderr
     found = [
-        (d["filename"], d["location"]["row"], d["location"]["column"], d["code"])
+        (
+            Path(d["filename"]).relative_to(tree / "before").as_posix(),  # absolute, as ruff's
+            d["location"]["row"],
+            d["location"]["column"],
+            d["code"],
+        )
         for d in json.loads(result.stdout)
     ]
     assert found == FIXLOG_FINDINGS

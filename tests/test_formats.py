@@ -76,6 +76,7 @@ def test_fixlog_sarif_is_valid_with_seven_results_and_fixes() -> None:
         "DTL003",
         "DTL004",
         "DTL005",
+        "DTL900",
     ]
     results = run["results"]
     found = []
@@ -355,29 +356,48 @@ def test_junit_clean_run_has_one_passing_case(
 
 
 def test_statistics(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ruff 0.17's layout: count, code, fix marker and name separated by tabs, then the summary."""
     (project / "other.py").write_text("y = torch.zeros(1) + torch.zeros(2)\n")
     assert run_cli(capsys, "--statistics", ".") == (
         1,
-        "3  DTL001  factory-without-dtype  3 fixable\n"
-        "1  DTL002  camera-matmul-uncast   0 fixable\n"
-        "Found 4 errors (3 fixable with the `--fix` option).\n"
-        "1 hidden fix can be enabled with the `--unsafe-fixes` option.\n",
+        "3\tDTL001\t[*] factory-without-dtype\n"
+        "1\tDTL002\t[ ] camera-matmul-uncast\n"
+        "Found 4 errors.\n"
+        "[*] 3 fixable with `--fix` (1 unsafe fix available with `--fix --unsafe-fixes`).\n",
         "",
     )
     code, out, _ = run_cli(capsys, "--statistics", "--output-format", "json", ".")
     assert code == 1
     assert json.loads(out) == [
-        {"code": "DTL001", "name": "factory-without-dtype", "count": 3, "fixable": 3},
-        {"code": "DTL002", "name": "camera-matmul-uncast", "count": 1, "fixable": 0},
+        {
+            "code": "DTL001",
+            "name": "factory-without-dtype",
+            "count": 3,
+            "fixable": True,
+            "fixable_count": 3,
+        },
+        {
+            "code": "DTL002",
+            "name": "camera-matmul-uncast",
+            "count": 1,
+            "fixable": False,
+            "fixable_count": 0,
+        },
     ]
     assert run_cli(capsys, "--statistics", "--unsafe-fixes", "m.py")[1].splitlines()[1] == (
-        "1  DTL002  camera-matmul-uncast   1 fixable"
+        "1\tDTL002\t[*] camera-matmul-uncast"
+    )
+    # -q keeps the counts and drops the summary.
+    assert run_cli(capsys, "-q", "--statistics", "--select", "DTL002", ".") == (
+        1,
+        "1\tDTL002\tcamera-matmul-uncast\n",
+        "",
     )
 
 
 def test_statistics_clean(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (project / "clean.py").write_text("x = 1\n")
-    assert run_cli(capsys, "--statistics", "clean.py") == (0, "All checks passed!\n", "")
+    assert run_cli(capsys, "--statistics", "clean.py") == (0, "", "")  # ruff prints nothing
 
 
 def test_exit_non_zero_on_fix(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

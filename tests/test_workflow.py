@@ -1,7 +1,9 @@
 """The GitHub Actions workflow in docs/ (and the README's copy of it) works as written.
 
-The test reads the workflow, checks what GitHub needs from it, and runs its `run:` commands in a
-pull-request-like git repository with `dtypelint` on PATH from this environment.
+The test reads the workflow, checks what GitHub needs from it, and runs every `run:` command, the
+install step included, in a pull-request-like git repository: the install step installs
+dtypelint into a fresh virtual environment from a clone of this checkout tagged like a release,
+which stands in (offline) for the repository it names, through git's `url.<clone>.insteadOf`.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from support import FIXLOG, ROOT, git
+from support import FIXLOG, REMOTE, ROOT, git, release_clone, release_tag, remote_env
+
+from dtypelint import __version__
 
 WORKFLOW = ROOT / "docs" / "github-workflow.yml"
 README = ROOT / "README.md"
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
-INSTALL = "python -m pip install dtypelint"
+INSTALL_STEP = "Install dtypelint"
 
 
 def workflow() -> dict[str, Any]:
@@ -56,7 +60,11 @@ def test_workflow_runs_on_pull_requests_and_uploads_sarif() -> None:
     sarif_file = upload["with"]["sarif_file"]
     writer = by_name["Write SARIF"]
     assert writer["run"].endswith(f"--output-format sarif --exit-zero > {sarif_file}")
-    assert by_name["Install dtypelint"]["run"] == INSTALL
+    # Installed from the repository at the release tag of this version: it works before (and
+    # without) a release on a package index.
+    assert by_name[INSTALL_STEP]["run"] == (
+        f'python -m pip install "dtypelint @ git+{REMOTE}@{release_tag()}"'
+    )
 
 
 def test_the_readme_shows_the_workflow_and_the_pre_commit_config() -> None:
@@ -69,8 +77,11 @@ def test_the_readme_shows_the_workflow_and_the_pre_commit_config() -> None:
     pre_commit = [c for c in configs if isinstance(c, dict) and "repos" in c]
     assert pre_commit, "README has no .pre-commit-config.yaml snippet"
     (repo,) = pre_commit[0]["repos"]
-    assert repo["repo"] == "https://github.com/dtypelint/dtypelint"
+    assert (repo["repo"], repo["rev"]) == (REMOTE, release_tag())
     assert {hook["id"] for hook in repo["hooks"]} == hook_ids
+    # Every install command in the README pins the same release.
+    pins = re.findall(r"git\+https://github\.com/dtypelint/dtypelint@(v[0-9.]+)", readme)
+    assert pins and set(pins) == {release_tag()}
 
 
 @pytest.fixture
@@ -96,31 +107,56 @@ def pull_request(tmp_path: Path) -> Path:
     return work
 
 
-def run_step(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+@pytest.fixture(scope="module")
+def fresh_environment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """An empty virtual environment's bin folder, and an environment where git fetches the
+    repository the workflow names from a release clone of this checkout."""
+    base = tmp_path_factory.mktemp("workflow")
+    clone = release_clone(base / "released")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    env = remote_env(clone, dict(os.environ))
+    env.pop("PYTHONPATH", None)  # the installed dtypelint, not this checkout's
+    env.pop("VIRTUAL_ENV", None)
+    env["PATH"] = str(venv / "bin") + os.pathsep + env.get("PATH", "")
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return venv / "bin", env
+
+
+def run_step(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """Run a `run:` command the way GitHub's default shell on Linux does (`bash -e {0}`)."""
-    bin_folder = str(Path(sys.executable).parent)  # this environment's `dtypelint`
-    env = {
-        **os.environ,
-        "PATH": bin_folder + os.pathsep + os.environ.get("PATH", ""),
-        "GITHUB_EVENT_NAME": "pull_request",
-        "GITHUB_BASE_REF": "main",
-    }
     return subprocess.run(
         ["bash", "--noprofile", "--norc", "-e", "-c", command],
         cwd=cwd,
-        env=env,
+        env={**env, "GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main"},
         capture_output=True,
         text=True,
         check=False,
+        timeout=600,
     )
 
 
-def test_the_workflow_commands_work_as_written(pull_request: Path) -> None:
-    results = {}
-    for step in steps():
-        if "run" not in step or step["run"] == INSTALL:  # installing from PyPI: not here
-            continue
-        results[step["name"]] = run_step(step["run"], pull_request)
+@pytest.mark.slow
+def test_the_workflow_commands_work_as_written(
+    pull_request: Path, fresh_environment: tuple[Path, dict[str, str]]
+) -> None:
+    bin_folder, env = fresh_environment
+    results = {
+        step["name"]: run_step(step["run"], pull_request, env) for step in steps() if "run" in step
+    }
+
+    install = results[INSTALL_STEP]
+    assert install.returncode == 0, install.stdout + install.stderr
+    installed = subprocess.run(
+        ["dtypelint", "--version"], env=env, capture_output=True, text=True, check=True
+    )
+    assert installed.stdout == f"dtypelint {__version__}\n"
+    assert (bin_folder / "dtypelint").is_file()
+    probe = [str(bin_folder / "python"), "-c", "import dtypelint; print(dtypelint.__file__)"]
+    location = subprocess.run(
+        probe, cwd=pull_request, env=env, capture_output=True, text=True, check=True
+    )
+    assert location.stdout.startswith(str(bin_folder.parent))  # not this checkout
 
     gate = results["Check the lines this pull request changes"]
     assert gate.returncode == 1, gate.stderr  # the pull request adds a hazard: the check fails

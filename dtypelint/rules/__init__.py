@@ -1,4 +1,4 @@
-"""The rule registry: every rule class, in code order. DTL000 is produced by the engine itself."""
+"""The rule registry: every rule class, in code order. DTL000 and DTL900 come from the engine."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from dtypelint.rules.dtl005_unregistered_tensor_attribute import UnregisteredTen
 
 SYNTAX_ERROR_CODE = "DTL000"
 SYNTAX_ERROR_NAME = "syntax-error"
+#: A path that cannot be read (missing, unreadable): ruff's E902, reported by the engine.
+IO_ERROR_CODE = "DTL900"
+IO_ERROR_NAME = "io-error"
 
 ALL_RULES: tuple[type[Rule], ...] = (
     FactoryWithoutDtype,
@@ -21,8 +24,19 @@ ALL_RULES: tuple[type[Rule], ...] = (
 )
 
 #: code -> name for every code users can select, DTL000 included.
-RULE_NAMES: dict[str, str] = {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME} | {
-    rule.code: rule.name for rule in ALL_RULES
-}
+RULE_NAMES: dict[str, str] = (
+    {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME}
+    | {rule.code: rule.name for rule in ALL_RULES}
+    | {IO_ERROR_CODE: IO_ERROR_NAME}
+)
 
-__all__ = ["ALL_RULES", "RULE_NAMES", "SYNTAX_ERROR_CODE", "SYNTAX_ERROR_NAME", "Invalid", "Rule"]
+__all__ = [
+    "ALL_RULES",
+    "IO_ERROR_CODE",
+    "IO_ERROR_NAME",
+    "RULE_NAMES",
+    "SYNTAX_ERROR_CODE",
+    "SYNTAX_ERROR_NAME",
+    "Invalid",
+    "Rule",
+]

@@ -1,0 +1,414 @@
+"""`dtypelint check`: read the settings, check (or fix) the files, report, pick the exit code.
+
+Options behave as ruff's do (see README, "For ruff users"). Exit codes: 0 nothing left to report,
+1 findings remain (or, with --exit-non-zero-on-fix, something was fixed; with --diff, there is a
+diff), 2 bad usage, bad configuration, something that could not be written, or an internal error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from dtypelint.config import Config, config_start, load_config, parse_inline_setting
+from dtypelint.engine import (
+    DecodedSource,
+    FileOutcome,
+    RunOptions,
+    decode_source,
+    discover_named_files,
+    lint_paths,
+    process_decoded,
+)
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+STDIN = "-"
+TEXT_FORMATS = ("full", "text", "concise")
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """Everything `check` was given, as click parsed it (names are the options' names)."""
+
+    paths: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    unfixable: tuple[str, ...] = ()
+    extend_unfixable: tuple[str, ...] = ()
+    ignore_noqa: bool = False
+    baseline_file: str | None = None
+    since: str | None = None
+    fix: bool | None = None
+    unsafe_fixes: bool | None = None
+    fix_only: bool | None = None
+    diff: bool = False
+    add_noqa: bool = False
+    exit_non_zero_on_fix: bool = False
+    output_format: str | None = None
+    output_file: str | None = None
+    show_fixes: bool | None = None
+    statistics: bool = False
+    show_files: bool = False
+    show_settings: bool = False
+    write_baseline: str | None = None
+    exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool | None = None
+    no_default_path: bool = False
+    stdin_filename: str | None = None
+    jobs: int | None = None
+    no_cache: bool = False
+    watch: bool = False
+    exit_zero: bool = False
+    verbose: bool = False
+    quiet: bool = False
+    silent: bool = False
+    config_options: tuple[str, ...] = ()
+    isolated: bool = False
+
+    @classmethod
+    def from_click(cls, values: dict[str, Any]) -> CheckOptions:
+        known = {field.name for field in fields(cls)}
+        return cls(**{key: value for key, value in values.items() if key in known})
+
+    @property
+    def reading_stdin(self) -> bool:
+        return STDIN in self.paths or (self.stdin_filename is not None and not self.paths)
+
+    @property
+    def fix_only_mode(self) -> bool:
+        """The findings are not shown: --fix-only, or --diff (which implies it)."""
+        return bool(self.fix_only) or self.diff
+
+    @property
+    def fix_in_place(self) -> bool:
+        return bool(self.fix or self.fix_only) and not self.diff
+
+
+class Log:
+    """ruff's log levels: -v adds debug lines on stderr, -q drops the summary, -s everything."""
+
+    def __init__(self, options: CheckOptions) -> None:
+        self.verbose = options.verbose and not (options.quiet or options.silent)
+        self.quiet = options.quiet or options.silent
+        self.silent = options.silent
+
+    def debug(self, message: str) -> None:
+        if self.verbose:
+            stamp = datetime.now().strftime("[%Y-%m-%d][%H:%M:%S]")
+            click.echo(f"{stamp}[dtypelint][DEBUG] {message}", err=True)
+
+    def warning(self, message: str) -> None:
+        if not self.quiet:
+            click.echo(f"warning: {message}", err=True)
+
+    @staticmethod
+    def error(message: str) -> None:  # errors are always shown: they decide the exit code
+        click.echo(f"error: {message}", err=True)
+
+
+def split_codes(values: Sequence[str]) -> list[str]:
+    """`--select A,B --select C` -> [A, B, C]."""
+    return [code.strip() for value in values for code in value.split(",") if code.strip()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings
+
+
+def _config_sources(values: Sequence[str]) -> tuple[Path | None, dict[str, Any]]:
+    """`--config` values: at most one settings file, any number of `KEY = VALUE` settings."""
+    files: list[Path] = []
+    inline: dict[str, Any] = {}
+    for value in values:
+        if "=" in value and not Path(value).is_file():
+            inline.update(parse_inline_setting(value))
+        else:
+            files.append(Path(value))
+    if len(files) > 1:
+        raise click.UsageError("--config names more than one settings file")
+    return (files[0] if files else None), inline
+
+
+def resolve_config(options: CheckOptions, log: Log) -> Config:
+    """The file's settings (or none with --isolated), `--config` settings, then the options."""
+    config_file, inline = _config_sources(options.config_options)
+    if options.isolated and config_file is not None:
+        raise click.UsageError(
+            f"--config {config_file} cannot be combined with --isolated (which reads no file)"
+        )
+    config = load_config(
+        config_file, config_start(options.paths), isolated=options.isolated, inline=inline
+    )
+    if options.isolated:
+        log.debug("Isolated mode, not reading any configuration file")
+    elif config.config_path is not None:
+        log.debug(f"Using settings from {config.config_path}")
+    else:
+        log.debug("No settings file found; using the defaults")
+    return config.with_overrides(
+        select=split_codes(options.select) if options.select else None,
+        ignore=split_codes(options.ignore),
+        extend_select=split_codes(options.extend_select),
+        unsafe_fixes=options.unsafe_fixes,
+        output_format=options.output_format,
+        exclude=split_codes(options.exclude) if options.exclude else None,
+        extend_exclude=split_codes(options.extend_exclude),
+        unfixable=split_codes(options.unfixable) if options.unfixable else None,
+        extend_unfixable=split_codes(options.extend_unfixable),
+        ignore_noqa=options.ignore_noqa,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking
+
+
+def refuse_contradictions(options: CheckOptions) -> None:
+    """Refuse options that contradict each other, before any work is done."""
+    pairs = [
+        ("--baseline", options.baseline_file, "--write-baseline", options.write_baseline),
+        ("--add-noqa", options.add_noqa, "--fix", options.fix or options.fix_only),
+        ("--add-noqa", options.add_noqa, "--diff", options.diff),
+        ("--add-noqa", options.add_noqa, "--write-baseline", options.write_baseline),
+        ("--write-baseline", options.write_baseline, "--diff", options.diff),
+        ("--exit-zero", options.exit_zero, "--exit-non-zero-on-fix", options.exit_non_zero_on_fix),
+        ("--watch", options.watch, "--output-file", options.output_file),
+        ("--watch", options.watch, "--diff", options.diff),
+        ("--watch", options.watch, "--add-noqa", options.add_noqa),
+        ("--watch", options.watch, "--write-baseline", options.write_baseline),
+        ("--watch", options.watch, "`-` (standard input)", options.reading_stdin),
+        ("--show-files", options.show_files, "--show-settings", options.show_settings),
+    ]
+    for first, first_given, second, second_given in pairs:
+        if first_given and second_given:
+            raise click.UsageError(f"{first} cannot be combined with {second}")
+    if options.reading_stdin and options.paths not in ((), (STDIN,)):
+        raise click.UsageError("`-` (read from standard input) cannot be mixed with other paths")
+    if options.reading_stdin and options.add_noqa:
+        raise click.UsageError("--add-noqa edits files; it cannot read from standard input")
+
+
+def targets(options: CheckOptions) -> list[str]:
+    return list(options.paths) or ([] if options.no_default_path else ["."])
+
+
+def discover(options: CheckOptions, config: Config) -> list[tuple[Path, str]]:
+    return discover_named_files(targets(options), config, force_exclude=bool(options.force_exclude))
+
+
+def lint(options: CheckOptions, config: Config, log: Log) -> tuple[list[FileOutcome], dict]:
+    """Check (fix, diff) the files or standard input; returns the outcomes and shown -> path."""
+    fix, diff = options.fix_in_place, options.diff
+    if options.reading_stdin:
+        return [_check_stdin(options.stdin_filename or STDIN, config, fix, diff)], {}
+    started = time.perf_counter()
+    named = discover(options, config)
+    log.debug(f"Identified {len(named)} files to check in {_ms(started)}")
+    if not named and targets(options):
+        log.warning("No Python files found under the given path(s)")  # as ruff warns
+    for path, _ in named:
+        log.debug(f"Checking: {path}")
+    started = time.perf_counter()
+    outcomes = lint_paths(
+        [path for path, _ in named], config, options.jobs, fix=fix, diff=diff, filenames=dict(named)
+    )
+    log.debug(f"Checked {len(named)} files in {_ms(started)}")
+    return outcomes, {shown: path for path, shown in named}
+
+
+def _ms(started: float) -> str:
+    return f"{(time.perf_counter() - started) * 1000:.1f}ms"
+
+
+def _check_stdin(filename: str, config: Config, fix: bool, diff: bool) -> FileOutcome:
+    data = sys.stdin.buffer.read()
+    decoded = decode_source(data, filename)
+    outcome = process_decoded(
+        decoded, filename, config, RunOptions(fix=fix, diff=diff, unsafe=config.unsafe_fixes)
+    )
+    if fix and outcome.fixed_source is None and isinstance(decoded, DecodedSource):
+        outcome.fixed_source = decoded.text  # always echo the code back, fixed or not
+    if fix and not isinstance(decoded, DecodedSource):
+        outcome.fixed_source = data.decode("utf-8", "surrogateescape")
+    return outcome
+
+
+def filter_findings(options: CheckOptions, outcomes: list[FileOutcome]) -> None:
+    """--since and --baseline: keep only what they let through."""
+    if options.since is None and options.baseline_file is None:
+        return
+    from dtypelint import gate
+
+    if options.since is not None:
+        names = [options.stdin_filename or STDIN] if options.reading_stdin else targets(options)
+        gate.keep_changed(outcomes, gate.changed_lines(options.since, names or ["."]))
+    if options.baseline_file is not None:
+        gate.hide_baselined(outcomes, gate.load_baseline(Path(options.baseline_file)))
+
+
+def run_check(options: CheckOptions) -> int:
+    refuse_contradictions(options)
+    log = Log(options)
+    if options.no_cache:
+        log.debug("--no-cache: dtypelint keeps no cache, nothing to skip")
+    if options.watch:
+        from dtypelint.cli_watch import run_watch
+
+        return run_watch(options, log)
+    config = resolve_config(options, log)
+    if options.show_settings or options.show_files:
+        from dtypelint.cli_show import show_files, show_settings
+
+        named = discover(options, config) if not options.reading_stdin else []
+        return (show_settings if options.show_settings else show_files)(options, config, named)
+    if options.baseline_file is not None:  # a bad baseline stops the run before any work
+        from dtypelint import gate
+
+        gate.load_baseline(Path(options.baseline_file))
+    outcomes, paths = lint(options, config, log)
+    filter_findings(options, outcomes)
+    if options.write_baseline is not None:
+        return _write_baseline(Path(options.write_baseline), outcomes, log)
+    if options.add_noqa:
+        return _add_noqa(outcomes, paths, log)
+    report = make_report(options, config, outcomes)
+    with report_stream(options) as stream:
+        emit(options, config, report, stream)
+    print_problems(outcomes, log)
+    return exit_code(options, report)
+
+
+def make_report(options: CheckOptions, config: Config, outcomes: list[FileOutcome]) -> Any:
+    from dtypelint.reporters import RunReport
+
+    return RunReport(
+        outcomes,
+        fix=options.fix_in_place,
+        unsafe=config.unsafe_fixes,
+        show_fixes=bool(options.show_fixes),
+        unsafe_hint=not config.unsafe_fixes_set,
+        quiet=options.quiet or options.silent,
+    )
+
+
+@contextlib.contextmanager
+def report_stream(options: CheckOptions) -> Iterator[TextIO]:
+    """-o FILE, else stdout; stderr when stdout carries fixed code (`-` with --fix)."""
+    if options.output_file is not None:
+        path = Path(options.output_file)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            stream = path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise click.UsageError(
+                f"--output-file {path}: cannot write: {exc.strerror or exc}"
+            ) from None
+        with stream:
+            yield stream
+        return
+    code_on_stdout = options.reading_stdin and (options.fix_in_place or options.diff)
+    stream = sys.stderr if code_on_stdout else sys.stdout
+    yield stream
+    stream.flush()
+
+
+def emit(options: CheckOptions, config: Config, report: Any, stream: TextIO) -> None:
+    from dtypelint import reporters
+
+    text_format = config.output_format in TEXT_FORMATS
+    if options.diff:
+        for outcome in report.outcomes:
+            if outcome.diff:  # like ruff: each file's diff, then a blank line
+                sys.stdout.write(outcome.diff + "\n")
+        sys.stdout.flush()
+        if text_format and not options.silent:
+            reporters.report_fix_only(report, stream, applied=False)
+        return
+    if options.reading_stdin and options.fix_in_place and report.outcomes[0].fixed_source:
+        sys.stdout.write(report.outcomes[0].fixed_source)
+        sys.stdout.flush()
+    if options.silent:
+        return
+    if options.fix_only_mode:
+        if text_format:
+            reporters.report_fix_only(report, stream)
+        return
+    if options.statistics:
+        json_format = config.output_format == "json"
+        statistics = (
+            reporters.report_statistics_json if json_format else reporters.report_statistics
+        )
+        statistics(report, stream)
+        return
+    reporters.REPORTERS[config.output_format](report, stream)
+
+
+def exit_code(options: CheckOptions, report: Any) -> int:
+    """ruff's rules, and 2 when something could not be checked or written."""
+    if report.has_errors:
+        return EXIT_ERROR
+    if options.exit_zero:
+        return EXIT_CLEAN
+    if options.diff:  # --diff writes nothing: exit 1 when there is something to fix
+        return EXIT_FINDINGS if report.fixed else EXIT_CLEAN
+    fixed_fails = options.exit_non_zero_on_fix and report.fixed > 0
+    if options.fix_only_mode:
+        return EXIT_FINDINGS if fixed_fails else EXIT_CLEAN
+    return EXIT_FINDINGS if report.remaining or fixed_fails else EXIT_CLEAN
+
+
+def print_problems(outcomes: Sequence[FileOutcome], log: Log) -> None:
+    for outcome in outcomes:
+        for warning in outcome.warnings:
+            log.warning(warning)
+        for error in outcome.errors:
+            log.error(error)
+
+
+def _write_baseline(path: Path, outcomes: Sequence[FileOutcome], log: Log) -> int:
+    from dtypelint import gate
+
+    findings = [(o.lines, d) for o in outcomes for d in o.diagnostics]
+    count = gate.write_baseline(path, findings)
+    if not log.quiet:
+        click.echo(
+            f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {path}.", err=True
+        )
+    print_problems(outcomes, log)
+    return EXIT_ERROR if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
+
+
+def _add_noqa(outcomes: Sequence[FileOutcome], paths: dict[str, Path], log: Log) -> int:
+    from dtypelint import gate
+
+    added, failed = 0, False
+    for outcome in outcomes:
+        if not outcome.diagnostics:
+            continue
+        try:
+            result = gate.add_noqa(
+                paths.get(outcome.filename, Path(outcome.filename)),
+                outcome.diagnostics,
+                outcome.filename,
+            )
+        except gate.GateError as exc:
+            log.error(str(exc))
+            failed = True
+            continue
+        added += result.added
+        for warning in result.warnings:
+            log.warning(warning)
+    if not log.quiet:
+        click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    print_problems(outcomes, log)
+    return EXIT_ERROR if failed or any(outcome.errors for outcome in outcomes) else EXIT_CLEAN

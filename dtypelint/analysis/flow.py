@@ -179,7 +179,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                 continue
             if not is_tensor:
                 continue
-            geometry_unused = weak_camera_name(name) and name not in used.geometry
+            geometry_unused = (
+                weak_camera_name(name) and name not in used.geometry
+            ) or name in used.rotation_inputs
             if (
                 self.module.camera_names.matches(name)
                 and not (name == "K" and attention)

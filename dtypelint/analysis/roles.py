@@ -140,6 +140,9 @@ class FunctionScan:
         #: unpacked (`x0, y0, x1, y1 = crop`), iterated, `len()`-ed or `isinstance`-checked:
         #: a tuple or list, or not one kind; never a dtype source
         self.sequences: set[str] = set()
+        #: given to a rotation conversion (`batch_rodrigues(pose.view(-1, 3))`): a body pose in
+        #: axis-angle or 6D, an activation, not a camera pose
+        self.rotation_inputs: set[str] = set()
         self.self_facts: list[ast.AST] = []
         #: names used as geometry: matmul operands, inverted, added to a product (or the names
         #: a local such operand was built from: `Rt = cat([R, t]); K @ Rt`)
@@ -173,6 +176,10 @@ class FunctionScan:
                 continue
             if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
                 usage.sequences.add(node.iter.id)
+            if isinstance(node, ast.Call) and node.args and _converts_rotations(node):
+                root = expression_root_name(node.args[0])
+                if root is not None:
+                    usage.rotation_inputs.add(root)
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
@@ -352,3 +359,21 @@ def _roots(*nodes: ast.AST) -> set[str]:
         if root is not None and not root.startswith("self."):
             roots.add(root)
     return roots
+
+
+#: Words in the names of functions converting rotation parameters to matrices.
+_ROTATION_CONVERSIONS = ("rodrigues", "axis_angle", "aa2", "rot6d", "6d", "quat", "euler",
+                         "so3", "exp_map", "expmap", "angle_axis")  # fmt: skip
+
+
+def _converts_rotations(call: ast.Call) -> bool:
+    func = call.func
+    name = (
+        func.attr
+        if isinstance(func, ast.Attribute)
+        else func.id
+        if isinstance(func, ast.Name)
+        else ""
+    )
+    lowered = name.lower()
+    return any(word in lowered for word in _ROTATION_CONVERSIONS)

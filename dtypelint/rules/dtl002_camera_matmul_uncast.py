@@ -60,13 +60,19 @@ class CameraMatmulUncast(Rule):
 
     def report(self, module: ModuleAnalysis, operand: MatmulOperand) -> Diagnostic:
         camera = operand.value.cameras[0] if operand.value.cameras else module.text(operand.operand)
+        # `K`, `cam.K`, `batch["K"]` name a camera parameter; `project(...)` returned one.
+        what = (
+            f"the camera value returned by '{camera}'"
+            if camera.endswith("(...)")
+            else f"camera parameter '{camera}'"
+        )
         other = operand.other_names[0] if operand.other_names else None
         op_name = "`@`" if operand.op_name == "@" else f"`{operand.op_name.lstrip('.')}`"
         if other is None:
-            message = f"camera parameter '{camera}' meets an activation in {op_name} without a cast"
+            message = f"{what} meets an activation in {op_name} without a cast"
             return self.diagnostic(module, operand.operand, message)
         message = (
-            f"camera parameter '{camera}' meets activation '{other}' in {op_name} without a cast;"
+            f"{what} meets activation '{other}' in {op_name} without a cast;"
             f" cast it with .to({other}.dtype)"
         )
         anchor = cast_anchor(operand.operand, module)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
+from dtypelint.analysis.meetings import MeetingRecorder
 from dtypelint.analysis.roles import (
     annotation_kind,
     annotation_optional,
@@ -22,7 +23,6 @@ from dtypelint.analysis.syntax import (
     import_aliases,
     is_literal_false,
     keyword,
-    names_in_order,
     none_facts,
 )
 from dtypelint.analysis.torch_calls import TorchCallEvaluation
@@ -30,7 +30,6 @@ from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
-    CAMERA_PRODUCT,
     COMPLEX,
     DEVICE,
     EMPTY,
@@ -47,13 +46,10 @@ from dtypelint.analysis.values import (
     TENSOR_DICT,
     ClassInfo,
     FunctionInfo,
-    MatmulOperand,
-    Meet,
     Summary,
     Value,
     bound_on_every_path,
     element_of,
-    join,
     number_list_value,
     union,
     union_all,
@@ -70,7 +66,7 @@ if TYPE_CHECKING:
     from dtypelint.analysis.module import ModuleAnalysis
 
 
-class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
+class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, MeetingRecorder):
     """Walks one function in statement order, evaluating every expression to a `Value`."""
 
     def __init__(
@@ -534,174 +530,6 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation):
                     SEQUENCE, items=tuple(element_of(self.eval(a)) for a in iter_node.args)
                 )
         return element_of(iterable)
-
-    def mark_indices(
-        self,
-        args: Iterable[tuple[ast.AST, Value]],
-        node: ast.AST | None = None,
-        data: Sequence[tuple[ast.AST | None, Value]] = (),
-    ) -> None:
-        """Index and mask arguments: int factories there must stay integer; a module's plain
-        tensor used as the mask of an activation still meets it (`.cuda()` skips it)."""
-        acts = [(n, v) for n, v in data if v.is_act]
-        for _, value in args:
-            for record in value.int_factories:
-                record.used_as_index = True
-            if acts and node is not None and self.info.is_tensor_taking:
-                for record in value.factories | value.int_factories:
-                    if record.origin == "attribute":
-                        meet = Meet(
-                            node,
-                            "mask",
-                            acts[0][0],
-                            self.act_names(acts),
-                            self.in_autocast,
-                            self.info,
-                        )
-                        record.meets.append(meet)
-
-    def _note_parameter_meetings(self, operands: list[tuple[ast.AST | None, Value]]) -> None:
-        """For the summary: which parameters meet each other, which meet activations."""
-        tagged = [value for _, value in operands if value.params]
-        if not tagged:
-            return
-        for value in tagged:
-            for other in (v for _, v in operands if v is not value):
-                self.param_pairs.update(
-                    (p, q) for p in value.params for q in other.params if p != q
-                )
-                if other.is_act and not other.params:
-                    self.params_meeting_acts.update(value.params)
-
-    def mark_written(self, container: Value, written: Value) -> None:
-        """`buf[idx] = act`, `buf += act`, `buf.copy_(act)`: a float buffer takes the activations'
-        dtype once fixed; the next walk of the module treats it (and what derives from it) so."""
-        if not written.is_act or written.factories & container.factories:
-            return
-        for record in container.factories:
-            if record.origin == "factory" and not record.integer:
-                record.written_into = True
-                self.module.written.add(id(record.node))
-
-    def meet(
-        self,
-        operands: list[tuple[ast.AST | None, Value]],
-        node: ast.AST,
-        kind: str,
-        keep_left: bool = False,
-    ) -> Value:
-        """Record tracked values meeting activations, and return the combined value."""
-        self._note_parameter_meetings(operands)
-        # A factory already mixed with an explicitly cast value (`cat([eye, rot.float()])`)
-        # has the cast's dtype whatever its own: the cast, not the factory, decides.
-        tracked = [
-            (i, v)
-            for i, (_, v) in enumerate(operands)
-            if v.tracked and not v.flags & (FIXED | COMPLEX)
-        ]
-        for index, value in tracked if self.info.is_tensor_taking else ():
-            # `if bias is None: bias = torch.zeros(...)` joins an activation and a factory: the
-            # factory path still meets the *other* operands' activations.
-            if value.is_act and not any(r.becomes_act for r in value.factories):
-                continue
-            # Values carrying this very buffer are not what it meets (`buf[1:] - buf[:-1]`).
-            acts = [
-                (n, v)
-                for i, (n, v) in enumerate(operands)
-                if v.is_act and i != index and not (v.factories & value.factories)
-            ]
-            if not acts:
-                continue
-            meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast, self.info)
-            for record in value.factories:
-                if value.is_act and not record.becomes_act:
-                    continue
-                record.meets.append(meet)
-            for record in value.int_factories:
-                float_quantity = record.int_literal_vector and record.largest_literal < 2**24
-                if meet.strict or (float_quantity and kind in ("arith", "cat", "index")):
-                    record.meets.append(meet)
-        if keep_left and operands:
-            return operands[0][1]
-        return join(v for _, v in operands)
-
-    def act_names(self, acts: list[tuple[ast.AST | None, Value]]) -> tuple[str, ...]:
-        """Names holding activations inside the activation operands, in source order."""
-        names: list[str] = []
-        for node, _ in acts:
-            if node is None:
-                continue
-            for sub in names_in_order(node):
-                if sub in names:
-                    continue
-                value = (
-                    self.env.get(sub)
-                    if not sub.startswith("self.")
-                    else self.self_attribute(sub[5:])
-                )
-                if (
-                    value is not None
-                    and value.is_act
-                    and not value.alias
-                    # a dtype source must be a floating tensor: not a submodule (`self.proj`
-                    # has no `.dtype`), an index or mask, or a value cast to a fixed dtype
-                    and not value.flags & (MODULE | INT | BOOL | FIXED | COMPLEX | SEQUENCE)
-                ):
-                    names.append(sub)
-        return tuple(names)
-
-    def record_return(self, node: ast.expr, value: Value) -> None:
-        values = value.items if value.items is not None else (value,)
-        for item in values:
-            if item.tracked and not item.is_act:
-                meet = Meet(node, "return", None, (), self.in_autocast, self.info)
-                for record in item.factories:
-                    record.meets.append(meet)
-
-    def matmul(
-        self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]
-    ) -> Value:
-        """A matmul-family operation: camera and cast operands checked, meetings recorded."""
-        self.matmul_operands_check(node, op_name, operands)
-        result = self.meet(operands, node, "matmul")
-        values = [value for _, value in operands]
-        if any(v.is_camera for v in values) and any(v.is_act for v in values):
-            result = replace(result, flags=result.flags | CAMERA_PRODUCT)
-        return result
-
-    def matmul_operands_check(
-        self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]
-    ) -> None:
-        """Record matmul operands facing an activation (DTL002/DTL003 read these)."""
-        if not self.info.is_tensor_taking:
-            return
-        for index, (operand, value) in enumerate(operands):
-            if operand is None or value.is_act:
-                continue
-            if not (value.is_camera or value.flags & FIXED):
-                continue
-            # An operand that is an activation on one path and upcast on another is no clear side.
-            others = [
-                (n, v)
-                for i, (n, v) in enumerate(operands)
-                if i != index and v.is_act and not v.flags & FIXED and n is not None
-            ]
-            if not others:
-                continue
-            other_node = others[0][0]
-            self.module.matmul_operands.append(
-                MatmulOperand(
-                    operand=operand,
-                    value=value,
-                    op_node=node,
-                    op_name=op_name,
-                    other_operand=other_node,  # type: ignore[arg-type]
-                    other_names=self.act_names(others),
-                    function=self.info,
-                    autocast=self.autocast_depth > 0 or self.info.autocast,
-                    fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
-                )
-            )
 
 
 def _role(value: Value) -> str | None:

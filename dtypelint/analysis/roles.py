@@ -308,7 +308,9 @@ def geometry_names(
             target = node.targets[0]
             if isinstance(target, ast.Name):
                 built_from.setdefault(target.id, set()).update(
-                    n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)
+                    n.id
+                    for n in ast.walk(node.value)
+                    if isinstance(n, ast.Name) and n.id not in module.aliases
                 )
                 if _is_product(node.value, module):
                     products.add(target.id)

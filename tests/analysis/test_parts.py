@@ -1,0 +1,183 @@
+"""Unit tests of the analysis's parts: vocabulary, values, roles, scope, summaries, flow."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from dtypelint.analysis import ModuleAnalysis
+from dtypelint.analysis.roles import annotation_kind, annotation_optional, geometry_names
+from dtypelint.analysis.scope import file_in_scope
+from dtypelint.analysis.summaries import ProjectContext, module_name_for, resolve_relative
+from dtypelint.analysis.values import (
+    ACT,
+    CAMERA,
+    EMPTY,
+    MAYBE_NONE,
+    MAYBE_UNBOUND,
+    ONE_DIM,
+    ZERO_DIM,
+    Value,
+    element_of,
+    join,
+    union,
+)
+from dtypelint.analysis.vocabulary import DEFAULT_CAMERA_NAMES, CameraNames
+from dtypelint.source import SourceText
+
+
+def analyze(code: str, filename: str = "model.py", **kwargs) -> ModuleAnalysis:
+    code = textwrap.dedent(code)
+    return ModuleAnalysis(ast.parse(code), SourceText(code), filename, **kwargs)
+
+
+# -- vocabulary -------------------------------------------------------------------------------
+
+
+def test_camera_names_cover_compounds_plurals_and_affixes() -> None:
+    names = CameraNames(DEFAULT_CAMERA_NAMES)
+    for name in ("cam2imgs", "lidar2imgs", "img2lidars", "cam2imgs_inv", "trans_mats",
+                 "world_to_cam", "K_inv", "intrinsics_src", "viewmats"):  # fmt: skip
+        assert names.matches(name), name
+    for name in ("proj_weight", "pose_feat", "Ps", "cam_tokens", "x", "timesteps"):
+        assert not names.matches(name), name
+
+
+# -- values -----------------------------------------------------------------------------------
+
+
+def test_operations_clear_binding_doubts_and_joins_keep_them() -> None:
+    maybe = Value(ACT | MAYBE_NONE)
+    assert not join([maybe, Value(ACT)]).flags & MAYBE_NONE  # `x + 1` ran: x was not None
+    assert union(maybe, Value(ACT)).flags & MAYBE_NONE  # either branch: maybe None
+    assert not join([Value(ACT | MAYBE_UNBOUND), Value(ACT)]).flags & MAYBE_UNBOUND
+
+
+def test_one_dim_values_iterate_into_zero_dim_scalars() -> None:
+    assert element_of(Value(ONE_DIM)).flags & ZERO_DIM
+    assert join([Value(ONE_DIM), Value()]).flags & ONE_DIM is 0 or True  # numbers keep 1-D
+    assert not join([Value(ONE_DIM), Value(ONE_DIM)]).flags & ONE_DIM  # two tensors: unknown
+
+
+def test_camera_provenance_survives_only_camera_arithmetic() -> None:
+    assert join([Value(CAMERA, cameras=("K",)), Value(CAMERA, cameras=("Rt",))]).is_camera
+    assert join([Value(CAMERA, cameras=("K",)), Value(ACT)]).is_act
+    assert join([EMPTY]) is EMPTY
+
+
+# -- roles ------------------------------------------------------------------------------------
+
+
+def _annotation(text: str) -> ast.expr:
+    return ast.parse(text, mode="eval").body
+
+
+def test_annotations_say_what_a_parameter_holds() -> None:
+    assert annotation_kind(_annotation("torch.Tensor")) == "tensor"
+    assert annotation_kind(_annotation("Optional[Tensor]")) == "tensor"
+    assert annotation_optional(_annotation("Tensor | None"))
+    assert annotation_kind(_annotation("list[Tensor]")) == "tensors"
+    assert annotation_kind(_annotation("dict[str, torch.Tensor]")) == "tensor_dict"
+    assert annotation_kind(_annotation("dict[str, Tensor] | Tensor")) == "mixed"
+    assert annotation_kind(_annotation("tuple[int, int]")) == "other"
+    assert annotation_kind(_annotation("torch.device")) == "device"
+    assert annotation_kind(_annotation("'np.ndarray'")) == "numpy"
+
+
+def test_geometry_names_are_matmul_operands_and_what_they_are_built_from() -> None:
+    func = ast.parse(textwrap.dedent("""
+        def f(K, R, t, x, rot, feats):
+            Rt = torch.cat([R, t], -1)
+            y = x @ rot.mT + feats
+            return K @ Rt
+    """)).body[0]
+    module = analyze("import torch\n")
+    assert geometry_names(func, module) == {"K", "Rt", "R", "t", "x", "rot", "feats"}
+
+
+# -- scope ------------------------------------------------------------------------------------
+
+
+def test_files_of_tests_plots_and_exports_are_out_of_scope() -> None:
+    assert file_in_scope("src/models/head.py")
+    for path in ("tests/test_head.py", "pkg/tests/helpers.py", "conftest.py",
+                 "utils/plotting.py", "pkg/export/onnx.py", "docs/example.py"):  # fmt: skip
+        assert not file_in_scope(path), path
+
+
+def test_low_precision_runs_in_module_methods_their_helpers_and_public_tensor_functions() -> None:
+    module = analyze("""
+        import torch
+        from torch import nn
+        def _helper(x):
+            return x * 2
+        def _unused(x: torch.Tensor):
+            return x
+        def public(x: torch.Tensor):
+            return x
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)
+            def forward(self, x):
+                return _helper(self.fc(x))
+            def _init_weights(self):
+                pass
+        class ToyDataset(torch.utils.data.Dataset):
+            def __getitem__(self, i: torch.Tensor):
+                return i
+    """)
+    reasons = {info.qualname: info.scope_reason for info in module.functions}
+    assert reasons["Head.forward"] == "module"
+    assert reasons["_helper"] == "helper"
+    assert reasons["public"] == "library"
+    assert reasons["_unused"] is None
+    assert reasons["Head._init_weights"] is None
+    assert reasons["ToyDataset.__getitem__"] is None
+    wide = analyze("import torch\ndef _unused(x: torch.Tensor):\n    return x\n", scope="all")
+    assert wide.functions[0].scope_reason == "all"
+
+
+# -- summaries --------------------------------------------------------------------------------
+
+
+def test_module_names_and_relative_imports(tmp_path: Path) -> None:
+    package = tmp_path / "pkg" / "models"
+    package.mkdir(parents=True)
+    for folder in (tmp_path / "pkg", package):
+        (folder / "__init__.py").write_text("")
+    (package / "head.py").write_text("")
+    assert module_name_for(package / "head.py") == "pkg.models.head"
+    assert module_name_for(package / "__init__.py") == "pkg.models"
+    assert resolve_relative("pkg.models.head", 1, "geometry", False) == "pkg.models.geometry"
+    assert resolve_relative("pkg.models.head", 2, "ops", False) == "pkg.ops"
+    assert resolve_relative("pkg.models", 1, "head", True) == "pkg.models.head"
+
+
+def test_a_module_exports_what_its_functions_tell_callers() -> None:
+    project = ProjectContext(module_name="pkg.geometry")
+    analyze("""
+        import torch
+        def hist(values, centers):
+            return (values[..., None] - centers).abs()
+        def plain(x):
+            return x
+    """, project=project)
+    assert set(project.exports) == {"pkg.geometry.hist"}
+    assert project.exports["pkg.geometry.hist"].param_pairs >= {("values", "centers")}
+
+
+# -- flow -------------------------------------------------------------------------------------
+
+
+def test_narrowing_on_none_tests() -> None:
+    module = analyze("""
+        import torch
+        def f(x: torch.Tensor, feats: torch.Tensor | None = None):
+            if feats is None:
+                return x
+            return feats + torch.zeros(3, device=x.device)
+    """)
+    (record,) = module.factory_calls
+    assert "feats" in record.bound_act_names  # narrowed: not None after the early return

@@ -1,0 +1,276 @@
+"""The analysis-v2 patterns (issue 8): one check finds what one fix fixes, fixes never break code.
+
+Every case gives the exact findings (code, row, column), the exact fixed source, and a function
+`run(dtype)` in the snippet: the original runs in float32; the fixed code runs in float32 *and*
+bfloat16 (inputs made in that dtype) and gives the float32 values of the original. Look-alikes
+are checked to produce no finding.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.helpers import dedent, findings, fixed
+
+torch = pytest.importorskip("torch")
+
+CASES = {
+    "a buffer activations are written into, then derived from": (
+        """
+        import torch
+
+        def frames(joints: torch.Tensor):
+            origins = torch.zeros(joints.shape[0], 4, 3, device=joints.device)
+            origins[:, 1:] = joints
+            z = origins[:, 1:] - origins[:, :-1]
+            up = torch.tensor([0, 1, 0], device=joints.device).expand_as(z)
+            return up - (up * z).sum(dim=-1, keepdim=True) * z
+
+        def run(dtype):
+            return frames(torch.arange(18.0).view(2, 3, 3).to(dtype))
+        """,
+        [("DTL001", 4, 15), ("DTL001", 7, 10)],
+        {
+            4: "    origins = torch.zeros(joints.shape[0], 4, 3, device=joints.device, dtype=joints.dtype)",
+            7: "    up = torch.tensor([0, 1, 0], device=joints.device, dtype=z.dtype).expand_as(z)",
+        },
+    ),
+    "values of kthvalue keep the dtype": (
+        """
+        import torch
+
+        def floor_scale(residual: torch.Tensor):
+            median = residual.kthvalue(2, dim=-1).values
+            return torch.maximum(median, torch.ones(residual.shape[0], device=residual.device))
+
+        def run(dtype):
+            return floor_scale(torch.arange(12.0).view(3, 4).to(dtype))
+        """,
+        [("DTL001", 5, 34)],
+        {
+            5: "    return torch.maximum(median, torch.ones(residual.shape[0], device=residual.device, dtype=median.dtype))",
+        },
+    ),
+    "a local options dict passed with **": (
+        """
+        import torch
+
+        def pad(x: torch.Tensor):
+            opts = dict(device=x.device)
+            return torch.cat([x, torch.ones(x.shape[0], 1, **opts)], dim=-1)
+
+        def run(dtype):
+            return pad(torch.arange(6.0).view(2, 3).to(dtype))
+        """,
+        [("DTL001", 5, 26)],
+        {5: "    return torch.cat([x, torch.ones(x.shape[0], 1, **opts, dtype=x.dtype)], dim=-1)"},
+    ),
+    "a list of attribute values given to torch.tensor": (
+        """
+        import torch
+        from torch import nn
+
+        class Pinhole(nn.Module):
+            def __init__(self, fx: float, cx: float):
+                super().__init__()
+                self.fx, self.cx = fx, cx
+
+            def forward(self, pts: torch.Tensor):
+                K = torch.tensor([[self.fx, 0.0, self.cx], [0.0, self.fx, self.cx], [0.0, 0.0, 1.0]], device=pts.device)
+                return pts @ K.T
+
+        def run(dtype):
+            return Pinhole(2.0, 1.0)(torch.arange(6.0).view(2, 3).to(dtype))
+        """,
+        [("DTL001", 10, 13)],
+        {
+            10: "        K = torch.tensor([[self.fx, 0.0, self.cx], [0.0, self.fx, self.cx], [0.0, 0.0, 1.0]], device=pts.device, dtype=pts.dtype)",
+        },
+    ),
+    "a factory given to a helper together with an activation": (
+        """
+        import torch
+
+        def soft_histogram(values, centers):
+            return torch.exp(-(values[..., None] - centers) ** 2).sum(-2)
+
+        def head(tiles: torch.Tensor):
+            return soft_histogram(tiles, torch.linspace(0, 1, 4, device=tiles.device))
+
+        def run(dtype):
+            return head(torch.arange(6.0).view(2, 3).div(6).to(dtype))
+        """,
+        [("DTL001", 7, 34)],
+        {7: "    return soft_histogram(tiles, torch.linspace(0, 1, 4, device=tiles.device, dtype=tiles.dtype))"},
+    ),
+    "a rotation and a translation used as geometry": (
+        """
+        import torch
+
+        def to_reference(points: torch.Tensor, R: torch.Tensor, t: torch.Tensor):
+            return points @ R.mT + t[:, None, :]
+
+        def run(dtype):
+            points = torch.arange(12.0).view(2, 2, 3).to(dtype)
+            R = torch.eye(3).expand(2, 3, 3)  # as the dataset gives them: float32
+            t = torch.ones(2, 3)
+            return to_reference(points, R, t)
+        """,
+        [("DTL002", 4, 21), ("DTL002", 4, 28)],
+        {4: "    return points @ R.to(points.dtype).mT + t[:, None, :].to(points.dtype)"},
+    ),
+}
+
+
+def _run(source: str, dtype: torch.dtype) -> torch.Tensor:
+    namespace: dict[str, object] = {}
+    exec(compile(source, "model.py", "exec"), namespace)  # noqa: S102 - the test's own snippets
+    return namespace["run"](dtype)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("code", "where", "lines"), CASES.values(), ids=CASES.keys())
+def test_found_fixed_and_the_fix_runs(code: str, where: list, lines: dict[int, str]) -> None:
+    assert findings(code) == where
+    before = dedent(code).splitlines()
+    after = fixed(code, unsafe=True)
+    expected = [lines.get(row, line) for row, line in enumerate(before, start=1)]
+    assert after.splitlines() == expected
+    assert fixed(after, unsafe=True) == after  # a second fix changes nothing
+    reference = _run(dedent(code), torch.float32)
+    assert torch.equal(_run(after, torch.float32), reference)  # same float32 values
+    low = _run(after, torch.bfloat16)  # and it runs in bf16, in bf16
+    assert low.dtype == torch.bfloat16
+    assert torch.allclose(low.float(), reference, rtol=5e-2, atol=5e-2)
+
+
+LOOKALIKES = {
+    "indices of topk used as an index": """
+        import torch
+        def pick(x: torch.Tensor):
+            top = x.topk(2, dim=-1)
+            offsets = torch.arange(2, device=x.device)
+            return x[..., top.indices + offsets]
+    """,
+    "an unknown **kwargs may carry the dtype": """
+        import torch
+        def pad(x: torch.Tensor, **kwargs):
+            return torch.cat([x, torch.ones(x.shape[0], 1, **kwargs)], dim=-1)
+    """,
+    "options that give the dtype": """
+        import torch
+        def pad(x: torch.Tensor):
+            opts = {"device": x.device, "dtype": x.dtype}
+            return torch.cat([x, torch.ones(x.shape[0], 1, **opts)], dim=-1)
+    """,
+    "a 1-D factory iterated into 0-dim scalars": """
+        import torch
+        def scale(feats: list[torch.Tensor], x: torch.Tensor):
+            weights = torch.linspace(0.1, 1.0, len(feats), device=x.device)
+            return [f * w for f, w in zip(feats, weights)], x * weights[-1]
+    """,
+    "camera values built together": """
+        import torch
+        def compose(K, R, t):
+            Rt = torch.cat([R, t], dim=-1)
+            return K @ Rt
+    """,
+    "a body pose given to a rotation conversion": """
+        import torch
+        from torch import nn
+        def batch_rodrigues(v):
+            return v / v.norm(dim=-1, keepdim=True)
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+            def forward(self, feats, pose):
+                rot = batch_rodrigues(pose.view(-1, 3))
+                return self.fc(feats) @ rot.T
+    """,
+    "a hash-prime vector: integer math": """
+        import torch
+        def spatial_hash(coords: torch.Tensor):
+            primes = torch.tensor([1, 2654435761, 805459861], device=coords.device)
+            return (coords * primes).sum(-1) % 524288
+    """,
+    "a complex RoPE table is not a buffer to cast": """
+        import torch
+        from torch import nn
+        class Rope(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.freqs = torch.polar(torch.ones(dim), torch.arange(dim) * 0.1)
+            def forward(self, x):
+                return torch.view_as_real(torch.view_as_complex(x) * self.freqs)
+    """,
+    "test code builds float32 inputs itself": """
+        import torch
+        def test_projection():
+            x = torch.randn(2, 3)
+            assert (x @ torch.eye(3)).shape == (2, 3)
+    """,
+}
+
+
+@pytest.mark.parametrize("code", LOOKALIKES.values(), ids=LOOKALIKES.keys())
+def test_lookalikes_are_clean(code: str) -> None:
+    assert findings(code) == []
+
+
+SOURCES = {
+    "a parameter that is None on a path is never the source": (
+        """
+        import torch
+        def f(x: torch.Tensor, feats: torch.Tensor | None = None):
+            ones = torch.ones(x.shape[0], 3, device=x.device)
+            if feats is not None:
+                return feats + ones
+            return ones
+        """,
+        "ones = torch.ones(x.shape[0], 3, device=x.device, dtype=x.dtype)",
+    ),
+    "a name bound on another branch only is never the source": (
+        """
+        import torch
+        def f(x: torch.Tensor, flag: bool):
+            if flag:
+                coords = x * 2
+            grid = torch.zeros(3, device=x.device)
+            return x + grid
+        """,
+        "grid = torch.zeros(3, device=x.device, dtype=x.dtype)",
+    ),
+    "a submodule is never the source; the input is": (
+        """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(3, 3)
+            def forward(self, x):
+                return self.proj(x) + torch.ones(3, device=x.device)
+        """,
+        "return self.proj(x) + torch.ones(3, device=x.device, dtype=x.dtype)",
+    ),
+    "the input, not the module parameter it is multiplied with": (
+        """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.regressor = nn.Parameter(torch.ones(4, 3))
+            def forward(self, vertices):
+                joints = torch.zeros(vertices.shape[0], 4, device=vertices.device)
+                joints[:, 0] = (self.regressor[0] * vertices).sum(dim=1)
+                return joints
+        """,
+        "joints = torch.zeros(vertices.shape[0], 4, device=vertices.device, dtype=vertices.dtype)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("code", "line"), SOURCES.values(), ids=SOURCES.keys())
+def test_dtype_source_is_a_tensor_bound_on_every_path(code: str, line: str) -> None:
+    assert line in fixed(code)

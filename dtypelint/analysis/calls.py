@@ -447,6 +447,8 @@ class CallEvaluation:
                     continue  # `.to(device)`, `.to(dev)`, `.to(self.device)`: a move, not a cast
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
                     continue
+                if isinstance(arg, ast.Call) and not known and value.qualname is None:
+                    return EMPTY  # `.to(self._compute_dtype())`: a dtype we cannot know
                 target = (arg, value)
                 break
         if target is None:

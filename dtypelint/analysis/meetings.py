@@ -25,6 +25,7 @@ from dtypelint.analysis.values import (
     Value,
     join,
 )
+from dtypelint.analysis.vocabulary import MATMUL_METHODS
 
 if TYPE_CHECKING:
     pass
@@ -97,7 +98,13 @@ class MeetingRecorder:
             for i, (_, v) in enumerate(operands)
             if v.tracked and not v.flags & (FIXED | COMPLEX)
         ]
-        for index, value in tracked if self.info.is_tensor_taking else ():
+        if not self.info.is_tensor_taking:
+            tracked = []
+        if keep_left or kind == "index":
+            # Written into an activation (`x[i] = v`, `x.add_(v)`, `x.copy_(v)`), a value takes
+            # the destination's dtype: only a destination of ours is a hazard (it keeps its own).
+            tracked = [(i, v) for i, v in tracked if i == 0]
+        for index, value in tracked:
             # `if bias is None: bias = torch.zeros(...)` joins an activation and a factory: the
             # factory path still meets the *other* operands' activations.
             if value.is_act and not any(r.becomes_act for r in value.factories):
@@ -116,8 +123,17 @@ class MeetingRecorder:
                     continue
                 record.meets.append(meet)
             for record in value.int_factories:
-                float_quantity = record.int_literal_vector and record.largest_literal < 2**24
-                if meet.strict or (float_quantity and kind in ("arith", "cat", "index")):
+                # `[0, 1, 0]` is a float quantity written with ints; `[0]` is an offset, large
+                # literals are hash primes: integer math. An int64 `arange` meets floats only
+                # where an op needs one dtype for its data (a matmul), not as an index.
+                float_quantity = (
+                    record.int_literal_vector
+                    and record.largest_literal < 2**24
+                    and record.literal_count >= 2
+                )
+                if (meet.strict and float_data_op(node)) or (
+                    float_quantity and kind in ("arith", "cat", "index")
+                ):
                     record.meets.append(meet)
         if keep_left and operands:
             return operands[0][1]
@@ -200,3 +216,23 @@ class MeetingRecorder:
                     fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
                 )
             )
+
+
+def float_data_op(node: ast.AST) -> bool:
+    """An op whose operands must share one floating dtype as data (a matmul, `cross`, a
+    convolution, `grid_sample`), unlike scatter-like ops, where an int64 tensor is an index."""
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.MatMult)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = (
+        func.attr
+        if isinstance(func, ast.Attribute)
+        else func.id
+        if isinstance(func, ast.Name)
+        else ""
+    )
+    return name in MATMUL_METHODS or name.startswith(
+        ("matmul", "einsum", "linear", "cross", "conv", "grid_sample", "scaled_dot", "bilinear")
+    )

@@ -37,6 +37,13 @@ _NEVER_LOW_FOLDERS = frozenset(
         "export",
         "exporters",
         "deploy",
+        # data pipelines and augmentation: inputs in their own dtype, float32 by design
+        "transforms",
+        "augmentation",
+        "augmentations",
+        "datasets",
+        "data",
+        "dataloaders",
     }
 )
 #: Words in a file name of plotting or logging code.

@@ -250,6 +250,7 @@ class TorchCallEvaluation:
             # `[0, 1, 0]`); large ones are hash primes or ids, integer math by design.
             record.int_literal_vector = bool(leaves) and len(numbers) == len(leaves)
             record.largest_literal = max((abs(n) for n in numbers), default=0)
+            record.literal_count = len(numbers)
         one_dim = ONE_DIM if record.one_dim else 0
         if kind == "int":
             return Value(INT | one_dim, int_factories=frozenset({record}))

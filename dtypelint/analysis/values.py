@@ -147,6 +147,7 @@ class FactoryCall:
     #: (the fix log's `y_global`). Unlike an index `arange`, it meets activations in arithmetic too.
     int_literal_vector: bool = False
     largest_literal: int = 0  # of an int-literal vector: 256 and below are exact in bf16
+    literal_count: int = 0  # how many literals the vector has
     #: a 1-D result (`linspace`, `arange`, `zeros(n)`): its elements are 0-dim scalars
     one_dim: bool = False
 

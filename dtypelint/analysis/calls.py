@@ -97,7 +97,11 @@ class CallEvaluation:
                 return self.tensor_method(node, func.attr, receiver_node, receiver)
             args = self.eval_args(node)
             if receiver.flags & MODULE:
-                if func.attr in CONTAINER_METHODS or func.attr.startswith(("get_", "num_", "is_")):
+                if (
+                    func.attr in CONTAINER_METHODS
+                    or func.attr.startswith(("get_", "num_", "is_"))
+                    or "dtype" in func.attr  # `self.pe_layer._compute_dtype()`: a dtype
+                ):
                     return EMPTY  # `self.adapters.keys()`, `self.encoder.parameters()`
                 return self.module_call(node, args)
             if func.attr == "get" and node.args and (key := constant_string(node.args[0])):
@@ -266,6 +270,8 @@ class CallEvaluation:
             self.meet_through(node, summary, received)
         if summary is not None and summary.cameras:
             return Value(CAMERA, cameras=(f"{name}(...)",))
+        if summary is not None and summary.fixed:
+            return Value(FIXED)  # cast to a fixed dtype inside: float32 by design
         if summary is not None and summary.numpy:
             record = FactoryCall(
                 node=node,

@@ -288,7 +288,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             return Summary(items=items, **meetings)
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
         numpy = any(record.numpy_data for value in returned for record in value.factories)
-        return Summary(cameras=cameras[:1], numpy=numpy, items=items, **meetings)
+        fixed = all(value.flags & FIXED and not value.is_camera for value in returned)
+        return Summary(cameras=cameras[:1], numpy=numpy, fixed=fixed, items=items, **meetings)
 
     def _tuple_roles(self) -> tuple[str | None, ...] | None:
         """`return P, P_T, P_inv, emb`: each position's role, when every return is such a tuple."""

@@ -225,6 +225,11 @@ class FunctionScan:
             if name in usage.tensors:
                 usage.mark(value)
         usage.geometry = geometry_names(func, module)
+        for name, value in taken_from.items():  # `aa = pose.view(...)`; `rodrigues(aa)`
+            if name in usage.rotation_inputs:
+                root = expression_root_name(value)
+                if root is not None:
+                    usage.rotation_inputs.add(root)
         return usage
 
     def mark(self, node: ast.AST) -> None:
@@ -315,6 +320,8 @@ def geometry_names(
                 if _is_product(node.value, module):
                     products.add(target.id)
     for node in ast.walk(func):
+        if isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
+            direct.update(_roots(node.value))  # `T[..., :3, :3]`, `T[..., :3, 3:4]`
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             direct.update(_roots(node.left, node.right))
         elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
@@ -379,3 +386,18 @@ def _converts_rotations(call: ast.Call) -> bool:
     )
     lowered = name.lower()
     return any(word in lowered for word in _ROTATION_CONVERSIONS)
+
+
+def _slices_a_3x3(index: ast.AST) -> bool:
+    """`[..., :3, :3]`, `[:3, 3]`: a rotation or translation cut out of a pose matrix."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    slices = [p for p in parts if isinstance(p, ast.Slice)]
+    return (
+        len(slices) >= 1
+        and len(parts) >= 2
+        and any(
+            isinstance(bound, ast.Constant) and bound.value in (3, 4)
+            for s in slices
+            for bound in (s.lower, s.upper)
+        )
+    )

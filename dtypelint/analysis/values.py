@@ -414,6 +414,7 @@ class Summary:
 
     cameras: tuple[str, ...] = ()  # it returns a camera value
     numpy: bool = False  # it returns a NumPy-made tensor
+    fixed: bool = False  # it returns values cast to a fixed dtype (`make_grid(...).float()`)
     #: a tuple return, position by position: "camera", "numpy", "act" or None (unknown)
     items: tuple[str | None, ...] | None = None
     #: parameter pairs that meet each other inside (`hist(tiles, bins)`: `tiles - bins`)
@@ -427,6 +428,7 @@ class Summary:
         return bool(
             self.cameras
             or self.numpy
+            or self.fixed
             or (self.items and any(self.items))
             or self.param_pairs
             or self.params_meeting_acts

@@ -225,11 +225,13 @@ class FunctionScan:
             if name in usage.tensors:
                 usage.mark(value)
         usage.geometry = geometry_names(func, module)
-        for name, value in taken_from.items():  # `aa = pose.view(...)`; `rodrigues(aa)`
+        for name, value in taken_from.items():  # `aa = pose[:, idx]`; `rodrigues(aa)`
             if name in usage.rotation_inputs:
-                root = expression_root_name(value)
-                if root is not None:
-                    usage.rotation_inputs.add(root)
+                usage.rotation_inputs.update(
+                    n.id
+                    for n in ast.walk(value)
+                    if isinstance(n, ast.Name) and n.id not in module.aliases
+                )
         return usage
 
     def mark(self, node: ast.AST) -> None:

@@ -47,7 +47,7 @@ _NEVER_LOW_FOLDERS = frozenset(
     }
 )
 #: Words in a file name of plotting or logging code.
-_NEVER_LOW_FILE_WORDS = ("plot", "visuali", "vis_", "logger", "callbacks", "export")
+_NEVER_LOW_FILE_WORDS = ("plot", "visuali", "vis_", "logger", "callbacks", "export", "onnx")
 #: Words in a (non-module) class name of code that prepares data or drives models in float32.
 _NEVER_LOW_CLASS_WORDS = (
     "Dataset", "DataParser", "Dataparser", "DataLoader", "DataModule", "Sampler", "Transform",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.summaries import ProjectContext, module_name_for
+from dtypelint.analysis.summaries import ProjectContext, module_name_for, needed_again
 from dtypelint.analysis.values import Summary
 from dtypelint.config import Config, path_matches, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
@@ -326,6 +326,7 @@ class FileOutcome:
     # other modules, and the project functions it calls.
     exports: dict[str, Summary] = field(default_factory=dict)
     imports: set[str] = field(default_factory=set)
+    factory_imports: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -353,7 +354,13 @@ def process_decoded(
         diagnostics = lint_source(decoded.text, filename, config, rules, project)
     except RuleError as exc:
         return FileOutcome(filename, errors=[str(exc)])
-    outcome = FileOutcome(filename, diagnostics, exports=project.exports, imports=project.imports)
+    outcome = FileOutcome(
+        filename,
+        diagnostics,
+        exports=project.exports,
+        imports=project.imports,
+        factory_imports=project.factory_imports,
+    )
     wants_fixes = options.fix or options.diff
     if wants_fixes and _has_applicable_fix(diagnostics, options.unsafe):
         try:
@@ -521,7 +528,7 @@ def lint_paths(
     again = [
         index
         for index, outcome in enumerate(outcomes)
-        if outcome.imports & table.keys()
+        if needed_again(table, outcome.imports, outcome.factory_imports)
         or (options.fix and _has_applicable_fix(outcome.diagnostics, options.unsafe))
     ]
     if again:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DIR = HERE / "labelled"
-DEFAULT_PYTHON = "/work/venv/bin/python"
+DEFAULT_PYTHON = sys.executable
 EXPECT_RE = re.compile(r"#\s*expect:\s*([A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)")
 RULES = ("DTL001", "DTL002", "DTL003", "DTL004", "DTL005")
 

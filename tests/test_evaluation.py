@@ -26,3 +26,25 @@ def test_scorer_reads_several_codes_on_one_line() -> None:
     line = ("numpy_calibration_projection.py", 20)
     assert {code for file, row, code in labels if (file, row) == line} == {"DTL002", "DTL004"}
     assert {key[2] for key in labels} == {"DTL001", "DTL002", "DTL003", "DTL004", "DTL005"}
+
+
+BLIND_V2 = ROOT / "evaluation" / "blind_v2"
+#: Misses of the second blind set kept on purpose (evaluation/blind_v2/README.md, "Scores").
+KNOWN_MISSES = {
+    # losses report only what raises: a float32 tensor in a loss's elementwise arithmetic only
+    # promotes the loss to float32, by design (rules/DTL001.md, "Where it reports")
+    ("histogram_matching_loss.py", 26, "DTL001"),
+    ("robust_scale_kthvalue.py", 17, "DTL001"),
+    # a factory that meets activations only inside a loop body the analysis walks once
+    ("detr_reference_points.py", 44, "DTL001"),
+}
+
+
+def test_second_blind_set_scores_as_recorded() -> None:
+    """The second blind set (written before the analysis v2 work, first scored at P 0.981
+    R 0.662) is now a regression guard: no false positive, no miss beyond the recorded ones."""
+    expected = score.read_labels(BLIND_V2)
+    found = score.findings_to_keys(score.run_linter(BLIND_V2, sys.executable), BLIND_V2)
+    assert len(expected) == 77
+    assert sorted(found - expected) == []
+    assert expected - found <= KNOWN_MISSES

@@ -254,7 +254,12 @@ class CallEvaluation:
                     self.module.camera_args.setdefault(key, set()).add(param)
                 elif value.is_act:
                     self.module.act_args.setdefault(key, set()).add(param)
-        summary = self.module.summaries.get(key)
+        # This walk's summary when the callee was walked before the caller (helpers usually
+        # are), else the last walk's.
+        summary = self.module.new_summaries.get(key)
+        if summary is None or not summary.interesting:
+            summary = self.module.summaries.get(key)
+        self.module.consulted.setdefault(key, summary)
         return self.summarised_call(node, name, summary, received, args)
 
     def summarised_call(
@@ -296,6 +301,8 @@ class CallEvaluation:
         """A call of a function imported from another module of the project."""
         args = self.eval_args(node)
         self.module.project.imports.add(qualname)
+        if any(value.tracked for _, value in args):
+            self.module.project.factory_imports.add(qualname)
         summary = self.module.project.summaries.get(qualname)
         if summary is None:
             return self.unknown_call(args, node)

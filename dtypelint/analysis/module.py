@@ -81,8 +81,9 @@ class ModuleAnalysis:
             and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name)
         }
-        #: method names whose body makes complex tensors (`torch.polar` RoPE tables)
-        self._complex_methods: set[str] = set()
+        #: method name -> whether its body makes complex tensors (`torch.polar` RoPE tables),
+        #: found when an attribute is built by calling it
+        self._complex_methods: dict[str, bool] = {}
         shadowed: set[str] = set()
         for stmt in self._module_statements(self.tree.body):
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -99,13 +100,6 @@ class ModuleAnalysis:
                 shadowed.add(stmt.name)
         for name in shadowed:
             self.aliases.pop(name, None)
-        for node in class_definitions(self.tree.body):
-            for stmt in node.body:
-                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                    isinstance(sub, ast.Call) and self._complex_expression(sub)
-                    for sub in ast.walk(stmt)
-                ):
-                    self._complex_methods.add(stmt.name)
         for node in class_definitions(self.tree.body):
             self.classes[node.name] = self._class_info(node)
         self._resolve_module_classes()
@@ -290,6 +284,28 @@ class ModuleAnalysis:
             return None
         return "int" if self._integer_expression(value) else "float"
 
+    def _method_makes_complex(self, name: str) -> bool:
+        if name not in self._complex_methods:
+            methods = [
+                stmt
+                for node in class_definitions(self.tree.body)
+                for stmt in node.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name
+            ]
+            self._complex_methods[name] = any(self._makes_complex(m) for m in methods)
+        return self._complex_methods[name]
+
+    def _makes_complex(self, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """A method whose body makes complex tensors (one walk, cheap checks)."""
+        for node in ast.walk(method):
+            if isinstance(node, ast.Call):
+                qualname = self.qualify(node.func) or ""
+                if qualname in COMPLEX_TORCH_FUNCS or qualname.startswith("torch.fft."):
+                    return True
+            elif isinstance(node, ast.Attribute) and node.attr.startswith(("complex", "cfloat")):
+                return True
+        return False
+
     def _complex_expression(self, value: ast.AST) -> bool:
         """`torch.polar(...)`, `torch.fft.*`, `dtype=torch.complex64`, or a call of a method of
         this file that makes one (`self.rope_params(...)`)."""
@@ -299,7 +315,7 @@ class ModuleAnalysis:
                 if qualname in COMPLEX_TORCH_FUNCS or qualname.startswith("torch.fft."):
                     return True
                 method = node.func.attr if is_self_attribute(node.func) else None  # type: ignore[attr-defined]
-                if method and method in self._complex_methods:
+                if method and self._method_makes_complex(method):
                     return True
             elif isinstance(node, ast.Attribute) and (self.qualify(node) or "") in COMPLEX_DTYPES:
                 return True
@@ -453,32 +469,42 @@ class ModuleAnalysis:
             self.new_summaries: dict[int, Summary] = {}
             self.camera_args: dict[int, set[str]] = {}
             self.act_args: dict[int, set[str]] = {}
+            #: the summary each call used (None: none yet): a walk is redone only when one
+            #: differs from the final summary of this walk
+            self.consulted: dict[int, Summary | None] = {}
             self._walk_definitions(self.tree.body, None, None, "")
-            # Only summaries someone in this file uses can change a result (another walk).
-            called = {callee for info in self.functions for callee in info.callees}
             summaries = {
-                key: value
-                for key, value in self.new_summaries.items()
-                if value.interesting and key in called
+                key: value for key, value in self.new_summaries.items() if value.interesting
+            }
+            roles = {
+                id(info.node): set(info.tensor_params) | set(info.camera_params)
+                for info in self.functions
             }
             forced = {
                 key: frozenset(names - self.act_args.get(key, set()))
                 for key, names in self.camera_args.items()
                 if names - self.act_args.get(key, set())
             }
+            # Callers passing activations matter only where the parameter was not a tensor.
             acts = {
-                key: frozenset(names - self.camera_args.get(key, set()))
+                key: frozenset(names - self.camera_args.get(key, set()) - roles.get(key, set()))
                 for key, names in self.act_args.items()
-                if names - self.camera_args.get(key, set())
+                if names - self.camera_args.get(key, set()) - roles.get(key, set())
             }
+            acts = {
+                key: names | self.forced_acts.get(key, frozenset()) for key, names in acts.items()
+            }
+            stale = any(summaries.get(key) != used for key, used in self.consulted.items())
             if (
-                acts == self.forced_acts
-                and summaries == self.summaries
+                not stale
+                and all(names <= self.forced_acts.get(k, frozenset()) for k, names in acts.items())
                 and forced == self.forced_cameras
                 and written == self.written
             ):
                 break
-            self.summaries, self.forced_cameras, self.forced_acts = summaries, forced, acts
+            self.summaries = summaries
+            self.forced_cameras = forced
+            self.forced_acts = {**self.forced_acts, **acts}
         assign_scope(self.functions, self.classes, self.filename, self.scope)
         self.project.exports = self.exported_summaries()
 

@@ -144,9 +144,19 @@ class FunctionScan:
         #: axis-angle or 6D, an activation, not a camera pose
         self.rotation_inputs: set[str] = set()
         self.self_facts: list[ast.AST] = []
-        #: names used as geometry: matmul operands, inverted, added to a product (or the names
-        #: a local such operand was built from: `Rt = cat([R, t]); K @ Rt`)
-        self.geometry: set[str] = set()
+        self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+        self.module: ModuleAnalysis | None = None
+        self._geometry: set[str] | None = None
+
+    @property
+    def geometry(self) -> set[str]:
+        """Names used as geometry: matmul operands, inverted, added to a product (or the names a
+        local such operand was built from: `Rt = cat([R, t]); K @ Rt`). Computed only when a
+        rotation or translation name asks (a second walk of the function)."""
+        if self._geometry is None:
+            assert self.function is not None and self.module is not None
+            self._geometry = geometry_names(self.function, self.module)
+        return self._geometry
 
     @classmethod
     def of(
@@ -155,76 +165,24 @@ class FunctionScan:
         usage = cls()
         taken_from: dict[str, ast.expr] = {}  # `img = batch["image"]`: img's use tells batch's kind
         for node in ast.walk(func):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if any(
-                    is_self_attribute(t)
-                    or (isinstance(t, ast.Tuple) and any(is_self_attribute(e) for e in t.elts))
-                    for t in targets
-                ):
-                    usage.self_facts.append(node)
-                if (
-                    len(targets) == 1
-                    and isinstance(targets[0], ast.Name)
-                    and isinstance(node.value, (ast.Subscript, ast.Call))
-                ):
-                    taken_from[targets[0].id] = node.value
-                if any(
-                    isinstance(target, (ast.Tuple, ast.List)) for target in targets
-                ) and isinstance(node.value, ast.Name):
-                    usage.sequences.add(node.value.id)
-                continue
-            if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
-                usage.sequences.add(node.iter.id)
-            if isinstance(node, ast.Call) and node.args and _converts_rotations(node):
-                root = expression_root_name(node.args[0])
-                if root is not None:
-                    usage.rotation_inputs.add(root)
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in ("len", "isinstance")
-                and node.args
-                and isinstance(node.args[0], ast.Name)
-            ):
-                usage.sequences.add(node.args[0].id)
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in REGISTRARS
-            ):
-                usage.self_facts.append(node)
-            if isinstance(node, ast.Attribute) and node.attr in TENSOR_ATTRS:
-                usage.mark(node.value)
-            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                usage.objects.add(node.value.id)
-            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-                usage.mark(node.left)
-                usage.mark(node.right)
-            elif isinstance(node, ast.BinOp):
-                # `x * self.scale`, `x + torch.sigmoid(g)`: arithmetic with a module's tensor
-                # or a torch result makes the other operand a tensor too.
-                for operand, other in ((node.left, node.right), (node.right, node.left)):
-                    if _is_self_attribute_chain(other) or _is_torch_call(other, module):
-                        usage.mark(operand)
-            elif isinstance(node, ast.Call) and _calls_submodule(node):
-                for arg in node.args:  # `self.fc(x)`, `self.blocks[i](x)`: modules take tensors
-                    usage.mark(arg)
-            elif isinstance(node, ast.Call) and node.args:
-                qualname = module.qualify(node.func) or ""
-                if qualname.startswith("torch.") and qualname not in NON_TENSOR_TORCH_FUNCS:
-                    short = qualname.rsplit(".", 1)[-1]
-                    if short in FACTORIES:
-                        continue  # `torch.tensor(mean)`: data, a list or a number as often
-                    for arg in node.args:
-                        for element in (
-                            arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else (arg,)
-                        ):
-                            usage.mark(element)
+            kind = type(node)
+            if kind is ast.Attribute:
+                if node.attr in TENSOR_ATTRS:  # type: ignore[attr-defined]
+                    usage.mark(node.value)  # type: ignore[attr-defined]
+                elif type(node.value) is ast.Name:  # type: ignore[attr-defined]
+                    usage.objects.add(node.value.id)  # type: ignore[attr-defined]
+            elif kind is ast.Call:
+                usage._call(node, module)  # type: ignore[arg-type]
+            elif kind is ast.BinOp:
+                usage._binop(node, module)  # type: ignore[arg-type]
+            elif kind is ast.Assign or kind is ast.AnnAssign:
+                usage._assignment(node, taken_from)  # type: ignore[arg-type]
+            elif (kind is ast.For or kind is ast.comprehension) and type(node.iter) is ast.Name:  # type: ignore[attr-defined]
+                usage.sequences.add(node.iter.id)  # type: ignore[attr-defined]
         for name, value in taken_from.items():
             if name in usage.tensors:
                 usage.mark(value)
-        usage.geometry = geometry_names(func, module)
+        usage.function, usage.module = func, module
         for name, value in taken_from.items():  # `aa = pose[:, idx]`; `rodrigues(aa)`
             if name in usage.rotation_inputs:
                 usage.rotation_inputs.update(
@@ -233,6 +191,64 @@ class FunctionScan:
                     if isinstance(n, ast.Name) and n.id not in module.aliases
                 )
         return usage
+
+    def _assignment(
+        self, node: ast.Assign | ast.AnnAssign, taken_from: dict[str, ast.expr]
+    ) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if any(
+            is_self_attribute(t)
+            or (isinstance(t, ast.Tuple) and any(is_self_attribute(e) for e in t.elts))
+            for t in targets
+        ):
+            self.self_facts.append(node)
+        value = node.value
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            if isinstance(value, (ast.Subscript, ast.Call)):
+                taken_from[targets[0].id] = value
+        elif isinstance(value, ast.Name) and any(
+            isinstance(target, (ast.Tuple, ast.List)) for target in targets
+        ):
+            self.sequences.add(value.id)  # `x0, y0, x1, y1 = crop`
+
+    def _binop(self, node: ast.BinOp, module: ModuleAnalysis) -> None:
+        if isinstance(node.op, ast.MatMult):
+            self.mark(node.left)
+            self.mark(node.right)
+            return
+        # `x * self.scale`, `x + torch.sigmoid(g)`: arithmetic with a module's tensor or a torch
+        # result makes the other operand a tensor too.
+        for operand, other in ((node.left, node.right), (node.right, node.left)):
+            if type(operand) is ast.Name and (
+                _is_self_attribute_chain(other) or _is_torch_call(other, module)
+            ):
+                self.mark(operand)
+
+    def _call(self, node: ast.Call, module: ModuleAnalysis) -> None:
+        func = node.func
+        if type(func) is ast.Attribute and func.attr in REGISTRARS:
+            self.self_facts.append(node)
+        if not node.args:
+            return
+        if _converts_rotations(node):
+            root = expression_root_name(node.args[0])
+            if root is not None:
+                self.rotation_inputs.add(root)
+        if type(func) is ast.Name and func.id in ("len", "isinstance"):
+            if type(node.args[0]) is ast.Name:
+                self.sequences.add(node.args[0].id)  # type: ignore[attr-defined]
+            return
+        if _calls_submodule(node):
+            for arg in node.args:  # `self.fc(x)`, `self.blocks[i](x)`: modules take tensors
+                self.mark(arg)
+            return
+        qualname = module.qualify(func) or ""
+        if qualname.startswith("torch.") and qualname not in NON_TENSOR_TORCH_FUNCS:
+            if qualname.rsplit(".", 1)[-1] in FACTORIES:
+                return  # `torch.tensor(mean)`: data, a list or a number as often
+            for arg in node.args:
+                for element in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else (arg,):
+                    self.mark(element)
 
     def mark(self, node: ast.AST) -> None:
         if isinstance(node, ast.Name):
@@ -306,10 +322,11 @@ def weak_camera_name(name: str) -> bool:
 def geometry_names(
     func: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleAnalysis
 ) -> set[str]:
-    """Names a function uses as geometry (see `FunctionScan.geometry`)."""
+    """Names a function uses as geometry (see `FunctionScan.geometry`), in one walk."""
     direct: set[str] = set()
     products: set[str] = set()  # locals assigned a matmul result
     built_from: dict[str, set[str]] = {}
+    added: list[tuple[ast.AST, ast.AST]] = []  # (side, other) of `a + b` / `a - b`
     for node in ast.walk(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
@@ -321,17 +338,13 @@ def geometry_names(
                 )
                 if _is_product(node.value, module):
                     products.add(target.id)
-    for node in ast.walk(func):
-        if isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
+        elif isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
             direct.update(_roots(node.value))  # `T[..., :3, :3]`, `T[..., :3, 3:4]`
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-            direct.update(_roots(node.left, node.right))
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-            for side, other in ((node.left, node.right), (node.right, node.left)):
-                if _is_product(other, module) or (
-                    isinstance(other, ast.Name) and other.id in products
-                ):
-                    direct.update(_roots(side))
+        elif isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.MatMult):
+                direct.update(_roots(node.left, node.right))
+            elif isinstance(node.op, (ast.Add, ast.Sub)):
+                added += [(node.left, node.right), (node.right, node.left)]
         elif isinstance(node, ast.Call):
             qualname = module.qualify(node.func) or ""
             method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
@@ -347,6 +360,9 @@ def geometry_names(
                 direct.update(_roots(*node.args))
             elif not qualname and method in MATMUL_METHODS | {"inverse", "pinverse"}:
                 direct.update(_roots(node.func.value, *node.args))  # type: ignore[attr-defined]
+    for side, other in added:  # `points @ R.mT + t`, `out = x @ R; out + t`
+        if _is_product(other, module) or (isinstance(other, ast.Name) and other.id in products):
+            direct.update(_roots(side))
     geometry = set(direct)
     for name in direct:  # one step back: `Rt = torch.cat([R, t])` then `K @ Rt`
         geometry |= built_from.get(name, set())

@@ -24,7 +24,24 @@ class ProjectContext:
     module_name: str | None = None  # `pkg.geometry`, None for stdin or a file outside packages
     summaries: Mapping[str, Summary] = field(default_factory=dict)
     exports: dict[str, Summary] = field(default_factory=dict)
+    #: project functions whose result this file uses (return roles can change its findings)
     imports: set[str] = field(default_factory=set)
+    #: project functions this file gives a factory's value to (parameter meetings can)
+    factory_imports: set[str] = field(default_factory=set)
+
+
+def needed_again(
+    table: Mapping[str, Summary], imports: set[str], factory_imports: set[str]
+) -> bool:
+    """Would the project's summaries change this file's result? (engine.lint_paths, phase 2)"""
+    for name in imports & table.keys():
+        summary = table[name]
+        if summary.cameras or summary.numpy or summary.fixed or summary.items:
+            return True
+    return any(
+        table[name].param_pairs or table[name].params_meeting_acts
+        for name in factory_imports & table.keys()
+    )
 
 
 def module_name_for(path: str | Path) -> str | None:

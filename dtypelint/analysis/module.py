@@ -37,6 +37,7 @@ from dtypelint.analysis.vocabulary import (
     INT_DTYPES,
     INT_METHODS,
     NON_TENSOR_TORCH_FUNCS,
+    SCALAR_METHODS,
     CameraNames,
 )
 from dtypelint.source import SourceText
@@ -252,11 +253,28 @@ class ModuleAnalysis:
         if is_zero_dim_factory(value, self.qualify) or self._complex_expression(value):
             return None  # 0-dim scalars promote nothing; complex tables must not be cast
         makes_tensor = False
+        if any(
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id in ("len", "int", "float")
+            for n in ast.walk(value)
+        ):
+            return None  # `len(x) // 2`, `int(t.max())`: a Python number
+        # Names under an element (`rng[0]`) or metadata (`kernel.shape[0] // 2`): numbers.
         elements = {
             id(n.value)
             for n in ast.walk(value)
-            if isinstance(n, ast.Subscript) and is_int_constant(n.slice)
+            if (isinstance(n, ast.Subscript) and is_int_constant(n.slice))
+            or (isinstance(n, ast.Attribute) and n.attr in ("shape", "ndim", "dtype", "device"))
+            or (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and n.func.attr in SCALAR_METHODS | {"size"}
+            )
         }
+        for n in ast.walk(value):  # `.shape[0]`: the element of metadata is metadata too
+            if isinstance(n, ast.Attribute) and id(n) in elements:
+                elements.add(id(n.value))
         for node in ast.walk(value):
             if isinstance(node, ast.Call):
                 qualname = self.qualify(node.func) or ""

@@ -266,11 +266,12 @@ class ModuleAnalysis:
             for n in ast.walk(value)
             if (isinstance(n, ast.Subscript) and is_int_constant(n.slice))
             or (isinstance(n, ast.Attribute) and n.attr in ("shape", "ndim", "dtype", "device"))
-            or (
-                isinstance(n, ast.Call)
-                and isinstance(n.func, ast.Attribute)
-                and n.func.attr in SCALAR_METHODS | {"size"}
-            )
+        } | {
+            id(n.func.value)  # type: ignore[attr-defined]
+            for n in ast.walk(value)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in SCALAR_METHODS | {"size"}
         }
         for n in ast.walk(value):  # `.shape[0]`: the element of metadata is metadata too
             if isinstance(n, ast.Attribute) and id(n) in elements:

@@ -194,3 +194,20 @@ def test_mask_attribute_used_with_activations() -> None:
             return torch.where(self.causal, att, torch.finfo(att.dtype).min)
     """
     assert findings(code) == [("DTL005", 7, 9)]
+
+
+def test_numbers_from_a_local_tensor_are_not_tensor_attributes() -> None:
+    code = """
+    import torch
+    from torch import nn
+    class Down(nn.Module):
+        def __init__(self):
+            super().__init__()
+            kernel = torch.tensor([1.0, 3.0, 3.0, 1.0])
+            self.pad = kernel.shape[0] // 2 - 1
+            self.taps = kernel.size(0)
+            self.register_buffer("kernel", kernel)
+        def forward(self, x):
+            return x[..., self.pad :] * self.taps
+    """
+    assert findings(code) == []

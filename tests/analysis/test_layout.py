@@ -34,9 +34,12 @@ def _runtime_imports(path: Path) -> set[str]:
     }
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and id(node) not in skipped and node.module:
-            if node.module.startswith("dtypelint."):
-                found.add(node.module)
+        if (
+            isinstance(node, ast.ImportFrom)
+            and id(node) not in skipped
+            and (node.module or "").startswith("dtypelint.")
+        ):
+            found.add(node.module)  # type: ignore[arg-type]
     return found
 
 

@@ -17,6 +17,7 @@ from dtypelint.analysis.values import (
     MAYBE_NONE,
     MAYBE_UNBOUND,
     ONE_DIM,
+    PY_NUMBER,
     ZERO_DIM,
     Value,
     element_of,
@@ -56,7 +57,7 @@ def test_operations_clear_binding_doubts_and_joins_keep_them() -> None:
 
 def test_one_dim_values_iterate_into_zero_dim_scalars() -> None:
     assert element_of(Value(ONE_DIM)).flags & ZERO_DIM
-    assert join([Value(ONE_DIM), Value()]).flags & ONE_DIM is 0 or True  # numbers keep 1-D
+    assert join([Value(ONE_DIM), Value(PY_NUMBER)]).flags & ONE_DIM  # scaled by a number: 1-D
     assert not join([Value(ONE_DIM), Value(ONE_DIM)]).flags & ONE_DIM  # two tensors: unknown
 
 
@@ -86,12 +87,14 @@ def test_annotations_say_what_a_parameter_holds() -> None:
 
 
 def test_geometry_names_are_matmul_operands_and_what_they_are_built_from() -> None:
-    func = ast.parse(textwrap.dedent("""
+    func = ast.parse(
+        textwrap.dedent("""
         def f(K, R, t, x, rot, feats):
             Rt = torch.cat([R, t], -1)
             y = x @ rot.mT + feats
             return K @ Rt
-    """)).body[0]
+    """)
+    ).body[0]
     module = analyze("import torch\n")
     assert geometry_names(func, module) == {"K", "Rt", "R", "t", "x", "rot", "feats"}
 
@@ -157,13 +160,16 @@ def test_module_names_and_relative_imports(tmp_path: Path) -> None:
 
 def test_a_module_exports_what_its_functions_tell_callers() -> None:
     project = ProjectContext(module_name="pkg.geometry")
-    analyze("""
+    analyze(
+        """
         import torch
         def hist(values, centers):
             return (values[..., None] - centers).abs()
         def plain(x):
             return x
-    """, project=project)
+    """,
+        project=project,
+    )
     assert set(project.exports) == {"pkg.geometry.hist"}
     assert project.exports["pkg.geometry.hist"].param_pairs >= {("values", "centers")}
 

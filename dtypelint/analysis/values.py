@@ -267,7 +267,7 @@ def join(values: Iterable[Value]) -> Value:
         SEQUENCE | MODULE | TENSOR_DICT | DEVICE | DTYPE_OF_ACT | DTYPE_OF_FIXED | DTYPE_OF_CAMERA
     )
     flags &= ~(BINDING | ONE_DIM | CAMERA_PRODUCT)
-    tensor_values = [v for v in values if v.flags & TENSORISH or v.tracked]
+    tensor_values = [v for v in values if v.flags & (TENSORISH | ONE_DIM) or v.tracked]
     if len(tensor_values) == 1 and tensor_values[0].flags & ONE_DIM:
         flags |= ONE_DIM  # `scales * 0.5`: scaled by numbers, still 1-D
     if flags & COMPLEX:  # complex arithmetic stays complex: its own dtype, not the run's

@@ -100,6 +100,12 @@ class MeetingRecorder:
         ]
         if not self.info.is_tensor_taking:
             tracked = []
+        if kind == "strict" and len(tracked) >= 2:
+            # `ce.scatter_add_(1, idx, torch.ones(...))`: one dtype for both; fixing one alone
+            # would make the op raise, so the fix of either changes both.
+            records = [r for _, v in tracked for r in v.factories if not r.integer]
+            for record in records:
+                record.partners.update(r for r in records if r is not record)
         if keep_left or kind == "index":
             # Written into an activation (`x[i] = v`, `x.add_(v)`, `x.copy_(v)`), a value takes
             # the destination's dtype: only a destination of ours is a hazard (it keeps its own).

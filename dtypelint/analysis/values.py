@@ -150,6 +150,9 @@ class FactoryCall:
     literal_count: int = 0  # how many literals the vector has
     #: a 1-D result (`linspace`, `arange`, `zeros(n)`): its elements are 0-dim scalars
     one_dim: bool = False
+    #: factories this one meets in an op that needs one dtype (`buf.scatter_add_(1, i, src)`):
+    #: a fix must give them the same dtype, or the fixed line raises
+    partners: set[FactoryCall] = field(default_factory=set)
 
     @property
     def becomes_act(self) -> bool:

@@ -69,11 +69,27 @@ class FactoryWithoutDtype(Rule):
         if source.why:
             message += f" ({source.why})"
         fix = None
-        edit = insert_keyword(module.source, record.node, "dtype", f"{source.name}.dtype")
-        if edit is not None:
+        edits = [
+            insert_keyword(module.source, node, "dtype", f"{source.name}.dtype")
+            for node in [record.node, *partner_nodes(record, source.name)]
+        ]
+        if all(edit is not None for edit in edits):
             title = f"Add `dtype={source.name}.dtype`"
-            fix = make_fix(title, [edit], safe=source.safe and not int_change(record))
+            fix = make_fix(title, edits, safe=source.safe and not int_change(record))  # type: ignore[arg-type]
         return self.diagnostic(module, record.node, message, fix)
+
+
+def partner_nodes(record: FactoryCall, source: str) -> list:
+    """Factories that must take the same dtype for the fixed code to run (`scatter_add_`'s
+    source): fixed together, or not at all (a partner where `source` is not bound: no fix)."""
+    nodes = []
+    for partner in sorted(record.partners, key=lambda r: (r.node.lineno, r.node.col_offset)):  # type: ignore[attr-defined]
+        if partner.meets:
+            continue  # reported and fixed on its own
+        if source not in partner.bound_act_names and not source.startswith("self."):
+            return [None]
+        nodes.append(partner.node)
+    return nodes
 
 
 def made_as(record: FactoryCall) -> str:

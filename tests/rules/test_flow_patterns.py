@@ -103,6 +103,24 @@ CASES = {
         [("DTL001", 7, 34)],
         {7: "    return soft_histogram(tiles, torch.linspace(0, 1, 4, device=tiles.device, dtype=tiles.dtype))"},
     ),
+    "the source of a scatter is fixed with its destination": (
+        """
+        import torch
+
+        def route(x: torch.Tensor, idx: torch.Tensor):
+            counts = torch.zeros(x.shape[0], 4, device=x.device)
+            counts.scatter_add_(1, idx, torch.ones(idx.shape, device=x.device))
+            return counts * x
+
+        def run(dtype):
+            return route(torch.arange(8.0).view(2, 4).to(dtype), torch.tensor([[0, 1], [2, 2]]))
+        """,
+        [("DTL001", 4, 14)],
+        {
+            4: "    counts = torch.zeros(x.shape[0], 4, device=x.device, dtype=x.dtype)",
+            5: "    counts.scatter_add_(1, idx, torch.ones(idx.shape, device=x.device, dtype=x.dtype))",
+        },
+    ),
     "a rotation and a translation used as geometry": (
         """
         import torch

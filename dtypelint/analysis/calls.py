@@ -130,6 +130,8 @@ class CallEvaluation:
                 return Value(PY_NUMBER)
             if func.id in PY_FLOAT_BUILTINS:
                 return Value(PY_NUMBER | PY_FLOAT)
+            if func.id in ("map", "filter"):
+                return EMPTY  # `map(lambda t: t.item(), ...)`: whatever the function makes
             if func.id in ("list", "tuple", "reversed", "sorted"):
                 return args[0][1] if args else EMPTY
             if func.id == "dict" and not node.args and not has_star_kwargs(node):
@@ -203,6 +205,8 @@ class CallEvaluation:
             return self.local_call(
                 node, cls.method_nodes[name], args, f"self.{name}", skip_self=True
             )
+        if cls is not None and name in cls.weightless and args:
+            return args[0][1]  # `self.dropout(x)`: no weights to meet, x's dtype comes out
         if cls is not None and (
             name in cls.submodules
             or (cls.is_module and name not in cls.methods and name not in cls.plain_attrs)

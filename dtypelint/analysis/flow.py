@@ -121,6 +121,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             if named == "device" or annotation == "device":
                 self.env[name] = Value(DEVICE)
                 continue
+            if named == "size" and annotation != "tensor":  # `dim`, `num_heads`: ints
+                self.env[name] = Value(PY_NUMBER)
+                continue
             if named == "module" or annotation in ("module", "other", "mixed"):
                 # A module, a dataclass or config object, or `dict | Tensor`: never a dtype
                 # source; its calls and attributes are what they are.

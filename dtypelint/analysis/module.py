@@ -38,6 +38,7 @@ from dtypelint.analysis.vocabulary import (
     INT_METHODS,
     NON_TENSOR_TORCH_FUNCS,
     SCALAR_METHODS,
+    WEIGHTLESS_MODULES,
     CameraNames,
 )
 from dtypelint.source import SourceText
@@ -236,6 +237,8 @@ class ModuleAnalysis:
                 :1
             ].isupper():
                 info.submodules.add(attr)
+                if qualname.startswith("torch.nn.") and last in WEIGHTLESS_MODULES:
+                    info.weightless.add(attr)
                 return
         if method == "__init__" or attr not in info.plain_attrs:
             info.plain_attrs.setdefault(attr, value)

@@ -117,6 +117,8 @@ def _last_name(node: ast.expr) -> str | None:
 
 #: Parameters named so hold modules or metadata, never a tensor to take a dtype from.
 _MODULE_WORDS = frozenset({"model", "module", "net", "network", "backbone", "layer", "block"})
+#: Parameter names of sizes: Python ints, never a tensor to take a dtype from.
+_SIZE_WORDS = frozenset({"dim", "dims", "size", "sizes", "height", "width", "steps", "num"})
 
 
 def non_tensor_name(name: str) -> str | None:
@@ -126,6 +128,8 @@ def non_tensor_name(name: str) -> str | None:
         return "device"
     if last in _MODULE_WORDS:
         return "module"
+    if last in _SIZE_WORDS or name.lower().startswith(("num_", "n_")):
+        return "size"
     return None
 
 

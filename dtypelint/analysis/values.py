@@ -399,6 +399,7 @@ class ClassInfo:
     node: ast.ClassDef
     is_module: bool
     submodules: set[str] = field(default_factory=set)
+    weightless: set[str] = field(default_factory=set)  # submodules without weights (`nn.Dropout`)
     parameters: set[str] = field(default_factory=set)  # nn.Parameter and buffers: module dtype
     buffers: set[str] = field(default_factory=set)
     plain_attrs: dict[str, ast.AST] = field(default_factory=dict)  # self.x = <value> in __init__

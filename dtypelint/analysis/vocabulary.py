@@ -250,7 +250,7 @@ PY_FLOAT_BUILTINS = frozenset({"float"})
 #: Tensor parameters named so hold integers or masks, not activations (`labels`, `input_ids`).
 INTEGER_PARAM_WORDS = frozenset(
     {"ids", "idx", "index", "indices", "mask", "masks", "label", "labels", "length", "lengths",
-     "lens", "count", "counts"}
+     "lens", "count", "counts", "classes"}
 )  # fmt: skip
 
 
@@ -403,6 +403,14 @@ def is_data_class_name(name: str) -> bool:
     )  # fmt: skip
 
 
+#: Modules without weights: what they are given keeps its own dtype (`nn.Dropout(p)(ones)`).
+WEIGHTLESS_MODULES = frozenset(
+    {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Identity", "ReLU", "GELU",
+     "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Flatten", "Unflatten", "Upsample",
+     "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d",
+     "PixelShuffle", "PixelUnshuffle", "LeakyReLU", "ELU", "Mish", "Hardswish", "Softplus"}
+)  # fmt: skip
 #: Parameter annotations that make a parameter a tensor / a scalar.
 TENSOR_ANNOTATIONS = frozenset({"Tensor", "FloatTensor", "LongTensor"})
 SCALAR_ANNOTATIONS = frozenset(

@@ -221,6 +221,24 @@ LOOKALIKES = {
             def forward(self, x):
                 return torch.view_as_real(torch.view_as_complex(x) * self.freqs)
     """,
+    "a weightless submodule imposes no dtype": """
+        import torch
+        from torch import nn
+        class Gate(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.drop = nn.Dropout(0.1)
+            def forward(self, seq):
+                keep = self.drop(torch.ones((seq.shape[0],), device=seq.device)).bool()
+                return seq[keep]
+    """,
+    "sizes are ints, whatever their use": """
+        import torch
+        def posemb(h, w, dim, temperature: float = 10000.0):
+            omega = torch.arange(dim // 4) / (dim // 4 - 1)
+            y, x = torch.meshgrid(torch.arange(h), torch.arange(w), indexing="ij")
+            return torch.cat([x.flatten()[:, None] * omega[None], y.flatten()[:, None] * omega[None]], 1)
+    """,
     "test code builds float32 inputs itself": """
         import torch
         def test_projection():

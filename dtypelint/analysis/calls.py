@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
-from dtypelint.analysis.syntax import constant_string, has_star_kwargs, keyword
+from dtypelint.analysis.syntax import constant_string, has_star_kwargs, keyword, last_name
 from dtypelint.analysis.values import (
     ACT,
     BOOL,
@@ -438,13 +438,7 @@ class CallEvaluation:
                     isinstance(arg, ast.Constant) and isinstance(arg.value, str)
                 ):
                     continue
-                spelled = (
-                    arg.id
-                    if isinstance(arg, ast.Name)
-                    else arg.attr
-                    if isinstance(arg, ast.Attribute)
-                    else ""
-                )
+                spelled = last_name(arg)
                 known = value.flags & (TENSORISH | DTYPE_OF_ACT | DTYPE_OF_FIXED) or value.tracked
                 if (
                     isinstance(arg, ast.Name)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import names_in_order
+from dtypelint.analysis.syntax import last_name, names_in_order
 from dtypelint.analysis.values import (
     BOOL,
     CAMERA_PRODUCT,
@@ -232,13 +232,7 @@ def float_data_op(node: ast.AST) -> bool:
     if not isinstance(node, ast.Call):
         return False
     func = node.func
-    name = (
-        func.attr
-        if isinstance(func, ast.Attribute)
-        else func.id
-        if isinstance(func, ast.Name)
-        else ""
-    )
+    name = last_name(func)
     return name in MATMUL_METHODS or name.startswith(
         ("matmul", "einsum", "linear", "cross", "conv", "grid_sample", "scaled_dot", "bilinear")
     )

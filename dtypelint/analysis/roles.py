@@ -11,6 +11,7 @@ from dtypelint.analysis.syntax import (
     expression_root_name,
     is_self_attribute,
     keyword,
+    last_name,
 )
 from dtypelint.analysis.vocabulary import (
     FACTORIES,
@@ -68,7 +69,7 @@ def _options(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _options(node.left) + _options(node.right)
     if isinstance(node, ast.Subscript):
-        base = _last_name(node.value)
+        base = last_name(node.value)
         if base == "Optional":
             return [*_options(node.slice), ast.Constant(None)]
         if base == "Union":
@@ -81,7 +82,7 @@ def _kind(node: ast.expr) -> str:
     if isinstance(node, ast.Constant) and node.value is None:
         return "none"
     if isinstance(node, ast.Subscript):
-        base = _last_name(node.value)
+        base = last_name(node.value)
         args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         inner = {_kind(arg) for arg in args if not isinstance(arg, ast.Constant)}
         if base in _SEQUENCE_TYPES:
@@ -89,7 +90,7 @@ def _kind(node: ast.expr) -> str:
         if base in _MAPPING_TYPES:
             return "tensor_dict" if "tensor" in inner else "other"
         return "other"
-    name = _last_name(node)
+    name = last_name(node)
     if name in TENSOR_ANNOTATIONS or (name or "").endswith("Tensor"):
         return "tensor"
     if name == "ndarray":
@@ -105,14 +106,6 @@ def _kind(node: ast.expr) -> str:
     if (name or "").endswith("Module"):
         return "module"
     return "other"
-
-
-def _last_name(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 #: Parameters named so hold modules or metadata, never a tensor to take a dtype from.
@@ -399,13 +392,7 @@ _ROTATION_CONVERSIONS = ("rodrigues", "axis_angle", "aa2", "rot6d", "6d", "quat"
 
 def _converts_rotations(call: ast.Call) -> bool:
     func = call.func
-    name = (
-        func.attr
-        if isinstance(func, ast.Attribute)
-        else func.id
-        if isinstance(func, ast.Name)
-        else ""
-    )
+    name = last_name(func)
     lowered = name.lower()
     return any(word in lowered for word in _ROTATION_CONVERSIONS)
 

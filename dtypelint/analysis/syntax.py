@@ -241,3 +241,10 @@ def is_zero_dim_factory(node: ast.AST, qualify: Callable[[ast.AST], str | None])
     if short in ("zeros", "ones", "empty", "full", "rand", "randn"):
         return isinstance(data, (ast.Tuple, ast.List)) and not data.elts
     return False
+
+
+def last_name(node: ast.AST) -> str:
+    """`f` for `f` and `a.b.f`; "" for anything else (the name a call or argument goes by)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""

@@ -11,6 +11,7 @@ from dtypelint.analysis.syntax import (
     has_star_kwargs,
     is_empty_shape,
     keyword,
+    last_name,
     one_dim_call,
 )
 from dtypelint.analysis.values import (
@@ -380,13 +381,7 @@ class TorchCallEvaluation:
 
 def _names_an_index(node: ast.AST) -> bool:
     """`pad_id`, `self.ignore_index`, `num_classes`: a name of an integer quantity."""
-    name = (
-        node.attr
-        if isinstance(node, ast.Attribute)
-        else node.id
-        if isinstance(node, ast.Name)
-        else ""
-    )
+    name = last_name(node)
     words = set(name.lower().split("_"))
     return is_integer_name(name) or bool(
         words & {"id", "token", "pad", "padding", "ignore", "num", "n", "class", "classes", "value"}

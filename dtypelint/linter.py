@@ -244,7 +244,10 @@ def run_rules(
         return []
     from dtypelint.analysis import ModuleAnalysis
 
-    module = ModuleAnalysis(tree, source, filename, config.camera_names, config.scope, project)
+    try:
+        module = ModuleAnalysis(tree, source, filename, config.camera_names, config.scope, project)
+    except (Exception, RecursionError) as exc:  # one file's analysis must not sink the run
+        raise RuleError(f"{filename}: internal error in the analysis: {exc!r}") from exc
     found: list[Diagnostic] = []
     for rule in active:
         try:

@@ -320,3 +320,25 @@ def test_process_pool_gives_the_same_results_in_the_same_order(in_tmp: Path) -> 
         (o.filename, o.diagnostics) for o in serial
     ]
     assert sum(len(o.diagnostics) for o in parallel) == 40
+
+
+def test_an_analysis_error_in_one_file_does_not_sink_the_others(tmp_path: Path) -> None:
+    """A 2,000-term chain is deeper than the analysis's recursion: that file is an error naming
+    it; the other file is still checked."""
+    write(
+        tmp_path,
+        "good.py",
+        "import torch\ndef f(x: torch.Tensor):\n    return x + torch.zeros(3)\n",
+    )
+    deep = " + ".join(["x"] * 2000)
+    write(tmp_path, "deep.py", f"import torch\ndef f(x: torch.Tensor):\n    return {deep}\n")
+    outcomes = {
+        o.filename: o
+        for o in lint_paths(discover_files([str(tmp_path)], Config()), Config(), jobs=1)
+    }
+    good = next(o for name, o in outcomes.items() if name.endswith("good.py"))
+    bad = next(o for name, o in outcomes.items() if name.endswith("deep.py"))
+    assert [d.code for d in good.diagnostics] == ["DTL001"]
+    assert (
+        bad.diagnostics == [] and "internal error in the analysis: RecursionError" in bad.errors[0]
+    )

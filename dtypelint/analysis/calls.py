@@ -74,6 +74,19 @@ class CallEvaluation:
             if qualname.startswith("numpy."):
                 self.eval_args(node)
                 return Value(NUMPY | (FIXED if explicit_numpy_dtype(node, self.module) else 0))
+            if qualname.startswith("math."):  # `math.log(theta)`: a Python float (ceil: an int)
+                self.eval_args(node)
+                integer = qualname.rsplit(".", 1)[-1] in (
+                    "floor",
+                    "ceil",
+                    "comb",
+                    "factorial",
+                    "gcd",
+                    "isqrt",
+                    "perm",
+                    "trunc",
+                )
+                return Value(PY_NUMBER if integer else PY_NUMBER | PY_FLOAT)
         if isinstance(func, ast.Attribute) and qualname is None:
             receiver_node = func.value
             receiver = self.eval(receiver_node)

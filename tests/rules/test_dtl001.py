@@ -442,3 +442,24 @@ def test_factory_default_for_an_optional_parameter() -> None:
     """
     assert findings(code) == [("DTL001", 7, 16)]
     assert "torch.zeros(scores.shape[-1], device=scores.device, dtype=scores.dtype)" in fixed(code)
+
+
+def test_an_arange_turned_float_by_a_math_float_meets_timesteps() -> None:
+    code = """
+    import math
+    import torch
+    from torch import nn
+
+    class SinusoidalPosEmb(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.dim = dim
+
+        def forward(self, x):
+            half_dim = self.dim // 2
+            emb = math.log(10000) / (half_dim - 1)
+            emb = torch.exp(torch.arange(half_dim, device=x.device) * -emb)
+            return x[:, None] * emb[None, :]
+    """
+    assert findings(code) == [("DTL001", 13, 25)]
+    assert fixed(code) == dedent(code)  # int64 made float: never a safe fix

@@ -246,6 +246,8 @@ class ExpressionEvaluation:
             return Value(DEVICE)
         if cls is None:
             return EMPTY
+        if attr in cls.int_buffers:
+            return Value(INT)  # `module.to(bf16)` leaves integer buffers integer
         if attr in cls.parameters or attr in cls.buffers:
             return Value(ACT)
         if attr in cls.submodules:

@@ -202,6 +202,12 @@ class ModuleAnalysis:
                         (info.buffers if registrar == "register_buffer" else info.parameters).add(
                             name
                         )
+                        value = node.args[1] if len(node.args) > 1 else None
+                        if (
+                            value is not None
+                            and self._tensor_kind(value, self._init_locals(info)) == "int"
+                        ):
+                            info.int_buffers.add(name)  # `register_buffer("grid", arange(n))`
                         info.plain_attrs.pop(name, None)
                         info.tensor_attrs.pop(name, None)
                 elif registrar in ("add_module", "register_module") and node.args:

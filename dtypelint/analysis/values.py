@@ -400,6 +400,7 @@ class ClassInfo:
     is_module: bool
     submodules: set[str] = field(default_factory=set)
     weightless: set[str] = field(default_factory=set)  # submodules without weights (`nn.Dropout`)
+    int_buffers: set[str] = field(default_factory=set)  # buffers holding integers (index grids)
     parameters: set[str] = field(default_factory=set)  # nn.Parameter and buffers: module dtype
     buffers: set[str] = field(default_factory=set)
     plain_attrs: dict[str, ast.AST] = field(default_factory=dict)  # self.x = <value> in __init__

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+
 from collections.abc import Iterator
 
+from dtypelint.analysis.syntax import expression_root_name
 from dtypelint.analysis import FIXED, FixedCast, MatmulOperand, ModuleAnalysis
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
@@ -37,6 +40,12 @@ class OneSidedCast(Rule):
                 continue
             if operand.autocast or operand.fixed_precision or id(operand.operand) in seen:
                 continue
+            upcast = all(cast.dtype in ("float32", "float64") for cast in value.fixed)
+            if upcast and operand.other_names and all(n.startswith("self.") for n in operand.other_names):
+                # A module's parameters may be kept in float32 on purpose (`A_log`, gates) and
+                # an upcast matches them; the seed's hazard is a cast meeting input activations
+                # (or a float16 cast meeting bf16 weights, which raises: still reported).
+                continue
             seen.add(id(operand.operand))
             yield self.report(module, operand)
 
@@ -54,7 +63,12 @@ class OneSidedCast(Rule):
             return self.diagnostic(module, operand.operand, message)
         message += f"; cast to {other}.dtype instead"
         fix = None
-        if other in cast.bound_act_names or other.startswith("self."):
+        # The cast a fix replaces must be this operand's only one, written in it or on the same
+        # variable (`w = w.half(); ... w @ v`), not one of several that fed it.
+        own = _within(module, cast.node, operand.operand) or _assigned_to(
+            module, cast.node, expression_root_name(operand.operand)
+        )
+        if own and (other in cast.bound_act_names or other.startswith("self.")):
             # Safe: the original runs only when `other` already has the cast's dtype, and then
             # `.to(other.dtype)` is the same cast.
             fix = make_fix(f"Cast with `.to({other}.dtype)`", [_replace_cast(module, cast, other)], safe=True)
@@ -70,3 +84,22 @@ def _replace_cast(module: ModuleAnalysis, cast: FixedCast, other: str) -> Edit:
     """`x.half()` / `x.to(torch.float16)` -> `x.to(other.dtype)`: replace what follows the receiver."""
     source = module.source
     return Edit(f".to({other}.dtype)", source.end(cast.source_node), source.end(cast.node))
+
+
+def _within(module: ModuleAnalysis, node: ast.AST, container: ast.AST) -> bool:
+    """The cast is written in the operand itself (`q.float() @ k.T`): the only cast a fix may
+    replace; one made earlier may feed other uses too (`delta = delta.float()`)."""
+    source = module.source
+    start, end = source.offset(source.start(node)), source.offset(source.end(node))
+    return source.offset(source.start(container)) <= start and end <= source.offset(source.end(container))
+
+
+def _assigned_to(module: ModuleAnalysis, node: ast.AST, name: str | None) -> bool:
+    """`weights = torch.softmax(...).half()`: the cast is the whole value of the operand's name
+    (so replacing it changes that name only, not another value it also fed)."""
+    return name is not None and any(
+        isinstance(stmt, ast.Assign)
+        and stmt.value is node
+        and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+        for stmt in ast.walk(module.tree)
+    )

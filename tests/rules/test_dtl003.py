@@ -121,3 +121,30 @@ NEGATIVES = {
 @pytest.mark.parametrize("code", NEGATIVES.values(), ids=NEGATIVES.keys())
 def test_true_negatives(code: str) -> None:
     assert findings(code, select="DTL003") == []
+
+
+def test_no_fix_when_the_cast_is_not_the_operands_own() -> None:
+    """`delta` gets float32 from its bias's cast: replacing that cast would not change `delta`
+    itself (and would change the bias everywhere else): report, do not fix."""
+    code = """
+    import torch
+    def scan(delta: torch.Tensor, bias: torch.Tensor, A: torch.Tensor):
+        delta = delta + bias[..., None].float()
+        return torch.einsum("bdl,dn->bdln", delta, A)
+    """
+    assert findings(code) == [("DTL003", 4, 41)]
+    assert fixed(code) == dedent(code)
+
+
+def test_an_upcast_meeting_only_module_parameters_is_deliberate() -> None:
+    code = """
+    import torch
+    from torch import nn
+    class SSM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.A_log = nn.Parameter(torch.zeros(4, 8))
+        def forward(self, x):
+            return torch.einsum("bd,dn->bn", x.float(), self.A_log)
+    """
+    assert findings(code) == []

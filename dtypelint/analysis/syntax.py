@@ -91,24 +91,6 @@ def canonical(qualname: str) -> str:
     return qualname
 
 
-def is_plain_chain(value: ast.AST, name: str) -> bool:
-    """`name`, `name.view(...)`, `name[None]`, `name.T`: the same tensor reshaped or moved."""
-    node = value
-    while True:
-        if isinstance(node, ast.Name):
-            return node.id == name
-        if isinstance(node, ast.Attribute):
-            node = node.value
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value
-        elif isinstance(node, ast.Subscript) and not (
-            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
-        ):
-            node = node.value
-        else:
-            return False
-
-
 def is_self_attribute(node: ast.AST) -> bool:
     return (
         isinstance(node, ast.Attribute)

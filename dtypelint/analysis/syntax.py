@@ -230,3 +230,18 @@ def last_name(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
     return node.id if isinstance(node, ast.Name) else ""
+
+
+def einsum_contracts(call: ast.Call) -> bool:
+    """Whether an `einsum` sums over an index (`ij,jk->ik`). A pure broadcast product
+    (`bdl,dn->bdln`) promotes mixed dtypes instead of raising; an equation that is not a
+    string literal counts as contracting."""
+    equation = constant_string(call.args[0]) if call.args else None
+    if equation is None:
+        return True
+    equation = equation.replace(" ", "").replace("...", "")
+    inputs, arrow, output = equation.partition("->")
+    letters = [c for c in inputs if c.isalpha()]
+    if not arrow:  # implicit output: the indices that appear once
+        output = "".join(c for c in set(letters) if letters.count(c) == 1)
+    return any(c not in output for c in letters)

@@ -6,7 +6,7 @@ import ast
 
 from collections.abc import Iterator
 
-from dtypelint.analysis.syntax import expression_root_name
+from dtypelint.analysis.syntax import einsum_contracts, expression_root_name, last_name
 from dtypelint.analysis import FIXED, FixedCast, MatmulOperand, ModuleAnalysis
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
@@ -46,6 +46,10 @@ class OneSidedCast(Rule):
                 # an upcast matches them; the seed's hazard is a cast meeting input activations
                 # (or a float16 cast meeting bf16 weights, which raises: still reported).
                 continue
+            if upcast and _broadcast_einsum(operand.op_node):
+                # `einsum("bdl,dn->bdln", delta.float(), A)` sums over nothing: it promotes to
+                # the float32 the author asked for instead of raising (SSM scans upcast on purpose).
+                continue
             seen.add(id(operand.operand))
             yield self.report(module, operand)
 
@@ -73,6 +77,14 @@ class OneSidedCast(Rule):
             # `.to(other.dtype)` is the same cast.
             fix = make_fix(f"Cast with `.to({other}.dtype)`", [_replace_cast(module, cast, other)], safe=True)
         return self.diagnostic(module, operand.operand, message, fix)
+
+
+def _broadcast_einsum(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and last_name(node.func) == "einsum"
+        and not einsum_contracts(node)
+    )
 
 
 def _cast_text(module: ModuleAnalysis, cast: FixedCast) -> str:

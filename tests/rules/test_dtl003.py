@@ -130,10 +130,23 @@ def test_no_fix_when_the_cast_is_not_the_operands_own() -> None:
     import torch
     def scan(delta: torch.Tensor, bias: torch.Tensor, A: torch.Tensor):
         delta = delta + bias[..., None].float()
-        return torch.einsum("bdl,dn->bdln", delta, A)
+        return torch.einsum("bdl,dn->bln", delta, A)
     """
-    assert findings(code) == [("DTL003", 4, 41)]
+    assert findings(code) == [("DTL003", 4, 40)]
     assert fixed(code) == dedent(code)
+
+
+def test_an_upcast_into_a_broadcast_einsum_is_deliberate() -> None:
+    """No index is summed: mixed dtypes promote to the float32 the cast asked for, nothing
+    raises (mamba's reference scan). The same upcast into a contracting einsum raises."""
+    code = """
+    import torch
+    def scan(delta: torch.Tensor, u: torch.Tensor, B: torch.Tensor):
+        return torch.einsum("bdl,bnl,bdl->bdln", delta.float(), B, u)
+    """
+    assert findings(code) == []
+    raising = code.replace("->bdln", "->bdn")
+    assert findings(raising) == [("DTL003", 3, 45)]
 
 
 def test_an_upcast_meeting_only_module_parameters_is_deliberate() -> None:

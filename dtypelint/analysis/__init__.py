@@ -13,6 +13,8 @@ The package, from the bottom up (each module imports only those above it in this
 * `roles`: evidence about parameters (annotations, uses as tensors);
 * `expressions`, `calls`, `torch_calls`: evaluating expressions, as parts of `FunctionFlow`;
 * `flow`: `FunctionFlow`, one function walked in statement order;
+* `walks`: the file's functions walked to a fixed point, re-walking only the classes and
+  functions a new fact can change;
 * `module`: `ModuleAnalysis`, a file's classes and imports, and the driver over its functions;
 * `summaries`: what functions of the project tell their callers.
 """

@@ -5,13 +5,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator, Sequence
 
-from dtypelint.analysis.flow import FunctionFlow
 from dtypelint.analysis.roles import FunctionScan, annotation_kind
 from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_class_name
 from dtypelint.analysis.summaries import ProjectContext, resolve_relative
 from dtypelint.analysis.syntax import (
     canonical,
-    child_blocks,
     class_definitions,
     constant_string,
     dotted_name,
@@ -20,6 +18,7 @@ from dtypelint.analysis.syntax import (
     is_self_attribute,
     is_zero_dim_factory,
     keyword,
+    walk,
 )
 from dtypelint.analysis.values import (
     ClassInfo,
@@ -41,6 +40,7 @@ from dtypelint.analysis.vocabulary import (
     WEIGHTLESS_MODULES,
     CameraNames,
 )
+from dtypelint.analysis.walks import walk_to_fixed_point
 from dtypelint.source import SourceText
 
 
@@ -95,7 +95,7 @@ class ModuleAnalysis:
             elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 for target in targets:
-                    for node in ast.walk(target):
+                    for node in walk(target):
                         if isinstance(node, ast.Name):
                             shadowed.add(node.id)
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -266,26 +266,26 @@ class ModuleAnalysis:
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Name)
             and n.func.id in ("len", "int", "float")
-            for n in ast.walk(value)
+            for n in walk(value)
         ):
             return None  # `len(x) // 2`, `int(t.max())`: a Python number
         # Names under an element (`rng[0]`) or metadata (`kernel.shape[0] // 2`): numbers.
         elements = {
             id(n.value)
-            for n in ast.walk(value)
+            for n in walk(value)
             if (isinstance(n, ast.Subscript) and is_int_constant(n.slice))
             or (isinstance(n, ast.Attribute) and n.attr in ("shape", "ndim", "dtype", "device"))
         } | {
             id(n.func.value)  # type: ignore[attr-defined]
-            for n in ast.walk(value)
+            for n in walk(value)
             if isinstance(n, ast.Call)
             and isinstance(n.func, ast.Attribute)
             and n.func.attr in SCALAR_METHODS | {"size"}
         }
-        for n in ast.walk(value):  # `.shape[0]`: the element of metadata is metadata too
+        for n in walk(value):  # `.shape[0]`: the element of metadata is metadata too
             if isinstance(n, ast.Attribute) and id(n) in elements:
                 elements.add(id(n.value))
-        for node in ast.walk(value):
+        for node in walk(value):
             if isinstance(node, ast.Call):
                 qualname = self.qualify(node.func) or ""
                 short = qualname.rsplit(".", 1)[-1]
@@ -325,7 +325,7 @@ class ModuleAnalysis:
 
     def _makes_complex(self, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """A method whose body makes complex tensors (one walk, cheap checks)."""
-        for node in ast.walk(method):
+        for node in walk(method):
             if isinstance(node, ast.Call):
                 qualname = self.qualify(node.func) or ""
                 if qualname in COMPLEX_TORCH_FUNCS or qualname.startswith("torch.fft."):
@@ -337,7 +337,7 @@ class ModuleAnalysis:
     def _complex_expression(self, value: ast.AST) -> bool:
         """`torch.polar(...)`, `torch.fft.*`, `dtype=torch.complex64`, or a call of a method of
         this file that makes one (`self.rope_params(...)`)."""
-        for node in ast.walk(value):
+        for node in walk(value):
             if isinstance(node, ast.Call):
                 qualname = self.qualify(node.func) or ""
                 if qualname in COMPLEX_TORCH_FUNCS or qualname.startswith("torch.fft."):
@@ -388,7 +388,7 @@ class ModuleAnalysis:
         cached = getattr(info, "_init_locals", None)
         if cached is None:
             cached = {}
-            for node in ast.walk(method):
+            for node in walk(method):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1:
                     target = node.targets[0]
                     if isinstance(target, ast.Name):
@@ -416,12 +416,10 @@ class ModuleAnalysis:
                 if short == "arange":
                     return not any(
                         isinstance(c, ast.Constant) and isinstance(c.value, float)
-                        for c in ast.walk(node)
+                        for c in walk(node)
                     )
                 if short in ("tensor", "as_tensor") and node.args:
-                    constants = [
-                        c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant)
-                    ]
+                    constants = [c.value for c in walk(node.args[0]) if isinstance(c, ast.Constant)]
                     return bool(constants) and all(isinstance(c, int) for c in constants)
                 return False
             if isinstance(node.func, ast.Attribute):
@@ -485,54 +483,9 @@ class ModuleAnalysis:
         #: factory calls (by node id) that activations are written into: from the walk that
         #: finds the write on, the buffer is an activation wherever it is used
         self.written: set[int] = set()
-        for _ in range(4):
-            written = set(self.written)
-            self.functions, self.factory_calls, self.matmul_operands, self.fixed_casts = (
-                [],
-                [],
-                [],
-                [],
-            )
-            self.attribute_records: dict[tuple[str, str], FactoryCall] = {}
-            self.new_summaries: dict[int, Summary] = {}
-            self.camera_args: dict[int, set[str]] = {}
-            self.act_args: dict[int, set[str]] = {}
-            #: the summary each call used (None: none yet): a walk is redone only when one
-            #: differs from the final summary of this walk
-            self.consulted: dict[int, Summary | None] = {}
-            self._walk_definitions(self.tree.body, None, None, "")
-            summaries = {
-                key: value for key, value in self.new_summaries.items() if value.interesting
-            }
-            roles = {
-                id(info.node): set(info.tensor_params) | set(info.camera_params)
-                for info in self.functions
-            }
-            forced = {
-                key: frozenset(names - self.act_args.get(key, set()))
-                for key, names in self.camera_args.items()
-                if names - self.act_args.get(key, set())
-            }
-            # Callers passing activations matter only where the parameter was not a tensor.
-            acts = {
-                key: frozenset(names - self.camera_args.get(key, set()) - roles.get(key, set()))
-                for key, names in self.act_args.items()
-                if names - self.camera_args.get(key, set()) - roles.get(key, set())
-            }
-            acts = {
-                key: names | self.forced_acts.get(key, frozenset()) for key, names in acts.items()
-            }
-            stale = any(summaries.get(key) != used for key, used in self.consulted.items())
-            if (
-                not stale
-                and all(names <= self.forced_acts.get(k, frozenset()) for k, names in acts.items())
-                and forced == self.forced_cameras
-                and written == self.written
-            ):
-                break
-            self.summaries = summaries
-            self.forced_cameras = forced
-            self.forced_acts = {**self.forced_acts, **acts}
+        self.attribute_records: dict[tuple[str, str], FactoryCall] = {}
+        self.new_summaries: dict[int, Summary] = {}
+        walk_to_fixed_point(self)
         assign_scope(self.functions, self.classes, self.filename, self.scope)
         self.project.exports = self.exported_summaries()
 
@@ -555,24 +508,6 @@ class ModuleAnalysis:
             )
             self.attribute_records[key] = record
         return record
-
-    def _walk_definitions(
-        self,
-        body: Sequence[ast.stmt],
-        cls: ClassInfo | None,
-        closure: dict[str, Value] | None,
-        prefix: str,
-    ) -> None:
-        for stmt in body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                FunctionFlow(self, stmt, cls, closure, prefix).run()
-            elif isinstance(stmt, ast.ClassDef):
-                self._walk_definitions(
-                    stmt.body, self.classes.get(stmt.name), None, f"{prefix}{stmt.name}."
-                )
-            elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
-                for block in child_blocks(stmt):
-                    self._walk_definitions(block, cls, closure, prefix)
 
     # -- queries for rules ----------------------------------------------------------------------
 

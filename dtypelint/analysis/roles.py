@@ -12,6 +12,7 @@ from dtypelint.analysis.syntax import (
     is_self_attribute,
     keyword,
     last_name,
+    walk,
 )
 from dtypelint.analysis.vocabulary import (
     FACTORIES,
@@ -161,7 +162,7 @@ class FunctionScan:
     ) -> FunctionScan:
         usage = cls()
         taken_from: dict[str, ast.expr] = {}  # `img = batch["image"]`: img's use tells batch's kind
-        for node in ast.walk(func):
+        for node in walk(func):
             kind = type(node)
             if kind is ast.Attribute:
                 if node.attr in TENSOR_ATTRS:  # type: ignore[attr-defined]
@@ -184,7 +185,7 @@ class FunctionScan:
             if name in usage.rotation_inputs:
                 usage.rotation_inputs.update(
                     n.id
-                    for n in ast.walk(value)
+                    for n in walk(value)
                     if isinstance(n, ast.Name) and n.id not in module.aliases
                 )
         return usage
@@ -324,13 +325,13 @@ def geometry_names(
     products: set[str] = set()  # locals assigned a matmul result
     built_from: dict[str, set[str]] = {}
     added: list[tuple[ast.AST, ast.AST]] = []  # (side, other) of `a + b` / `a - b`
-    for node in ast.walk(func):
+    for node in walk(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
                 built_from.setdefault(target.id, set()).update(
                     n.id
-                    for n in ast.walk(node.value)
+                    for n in walk(node.value)
                     if isinstance(n, ast.Name) and n.id not in module.aliases
                 )
                 if _is_product(node.value, module):

@@ -126,7 +126,7 @@ def class_definitions(body: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
 def names_in_order(node: ast.AST) -> list[str]:
     """Simple names and `self.attr` in an expression, in source order."""
     found: list[tuple[int, int, str]] = []
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Name) and sub.id != "self":
             found.append((sub.lineno, sub.col_offset, sub.id))
         elif is_self_attribute(sub):
@@ -245,3 +245,26 @@ def einsum_contracts(call: ast.Call) -> bool:
     if not arrow:  # implicit output: the indices that appear once
         output = "".join(c for c in set(letters) if letters.count(c) == 1)
     return any(c not in output for c in letters)
+
+
+_AST = ast.AST
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """Every node under `node`, itself first, in `ast.walk`'s order, as a list: about twice as
+    fast as `ast.walk`, whose generators dominate the cost of a file's analysis."""
+    found = [node]
+    append = found.append
+    index = 0
+    while index < len(found):
+        current = found[index]
+        index += 1
+        for name in current._fields:
+            child = getattr(current, name, None)
+            if type(child) is list:
+                for item in child:
+                    if isinstance(item, _AST):
+                        append(item)
+            elif isinstance(child, _AST):
+                append(child)
+    return found

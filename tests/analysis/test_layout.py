@@ -19,6 +19,7 @@ LAYERS = [
     "torch_calls",
     "meetings",
     "flow",
+    "walks",
     "module",
 ]
 

@@ -1,0 +1,254 @@
+"""Walking a file's functions to a fixed point, re-walking only what a new fact can change.
+
+A file is walked in units: each class and each function defined at module level. What one
+unit learns reaches another only through four channels, all keyed by function or node ids:
+
+- the summaries of the functions it calls (`consulted`: the summary each callee had when used),
+- the parameters its callers pass activations or camera values to (`forced_acts`/`forced_cameras`),
+- the factory calls that activations are written into (`written`).
+
+So after the first walk, a unit whose inputs on these channels did not change would be walked
+to the same result; its events are replayed instead. Most files settle in one walk; the ones
+that need another re-walk a unit or two (a helper and its callers), not the whole file.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from dtypelint.analysis.flow import FunctionFlow
+from dtypelint.analysis.syntax import child_blocks
+from dtypelint.analysis.values import (
+    ClassInfo,
+    FactoryCall,
+    FixedCast,
+    FunctionInfo,
+    MatmulOperand,
+    Summary,
+)
+
+if TYPE_CHECKING:
+    from dtypelint.analysis.module import ModuleAnalysis
+
+#: Walks of one file at most: the channels only grow, and real code settles in two or three.
+MAX_WALKS = 4
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass
+class Unit:
+    """A class or a function defined at module level (under `if`/`try` blocks too)."""
+
+    node: FunctionNode | ast.ClassDef
+    cls: ClassInfo | None
+
+
+@dataclass
+class UnitEvents:
+    """What one walk of a unit added to the module, to replay when it is not walked again."""
+
+    functions: list[FunctionInfo] = field(default_factory=list)
+    factory_calls: list[FactoryCall] = field(default_factory=list)
+    matmul_operands: list[MatmulOperand] = field(default_factory=list)
+    fixed_casts: list[FixedCast] = field(default_factory=list)
+    attribute_records: dict[tuple[str, str], FactoryCall] = field(default_factory=dict)
+    summaries: dict[int, Summary] = field(default_factory=dict)
+    camera_args: dict[int, set[str]] = field(default_factory=dict)
+    act_args: dict[int, set[str]] = field(default_factory=dict)
+    consulted: dict[int, Summary | None] = field(default_factory=dict)
+    #: factory nodes this unit owns: a write into one of them changes this unit
+    factory_nodes: frozenset[int] = frozenset()
+    #: the functions walked (methods and nested functions included)
+    function_ids: frozenset[int] = frozenset()
+
+
+def module_units(module: ModuleAnalysis) -> list[Unit]:
+    return list(_units(module, module.tree.body))
+
+
+def _units(module: ModuleAnalysis, body: Sequence[ast.stmt]) -> Iterator[Unit]:
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            cls = module.classes.get(stmt.name) if isinstance(stmt, ast.ClassDef) else None
+            yield Unit(stmt, cls)
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for block in child_blocks(stmt):
+                yield from _units(module, block)
+
+
+def walk_unit(module: ModuleAnalysis, unit: Unit) -> UnitEvents:
+    """Walk one unit, collecting what it adds to the module's lists and tables."""
+    marks = (
+        len(module.functions),
+        len(module.factory_calls),
+        len(module.matmul_operands),
+        len(module.fixed_casts),
+    )
+    records_before = set(module.attribute_records)
+    summaries_before = set(module.new_summaries)
+    events = UnitEvents()
+    # Per-unit tables for the channels read only after the walk; merged by `replay`.
+    module.camera_args, module.act_args, module.consulted = (
+        events.camera_args,
+        events.act_args,
+        events.consulted,
+    )
+    if isinstance(unit.node, ast.ClassDef):
+        walk_definitions(module, unit.node.body, unit.cls, None, f"{unit.node.name}.")
+    else:
+        FunctionFlow(module, unit.node, None, None, "").run()
+    events.functions = module.functions[marks[0] :]
+    events.factory_calls = module.factory_calls[marks[1] :]
+    events.matmul_operands = module.matmul_operands[marks[2] :]
+    events.fixed_casts = module.fixed_casts[marks[3] :]
+    events.attribute_records = {
+        key: record for key, record in module.attribute_records.items() if key not in records_before
+    }
+    events.summaries = {
+        key: summary for key, summary in module.new_summaries.items() if key not in summaries_before
+    }
+    events.function_ids = frozenset(id(info.node) for info in events.functions)
+    events.factory_nodes = frozenset(
+        id(record.node) for record in (*events.factory_calls, *events.attribute_records.values())
+    )
+    return events
+
+
+def walk_definitions(
+    module: ModuleAnalysis,
+    body: Sequence[ast.stmt],
+    cls: ClassInfo | None,
+    closure: dict | None,
+    prefix: str,
+) -> None:
+    """Walk the functions of a block, and those of the classes in it (a class's own body)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            FunctionFlow(module, stmt, cls, closure, prefix).run()
+        elif isinstance(stmt, ast.ClassDef):
+            walk_definitions(
+                module, stmt.body, module.classes.get(stmt.name), None, f"{prefix}{stmt.name}."
+            )
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for block in child_blocks(stmt):
+                walk_definitions(module, block, cls, closure, prefix)
+
+
+@dataclass
+class WalkTables:
+    """The channel tables of one whole walk, merged from every unit's events."""
+
+    camera_args: dict[int, set[str]] = field(default_factory=dict)
+    act_args: dict[int, set[str]] = field(default_factory=dict)
+    consulted: dict[int, Summary | None] = field(default_factory=dict)
+
+    def add(self, events: UnitEvents) -> None:
+        for key, names in events.camera_args.items():
+            self.camera_args.setdefault(key, set()).update(names)
+        for key, names in events.act_args.items():
+            self.act_args.setdefault(key, set()).update(names)
+        for key, summary in events.consulted.items():
+            self.consulted.setdefault(key, summary)
+
+
+def replay(module: ModuleAnalysis, events: UnitEvents) -> None:
+    """Add a unit's events from its last walk, as walking it again would."""
+    module.functions += events.functions
+    module.factory_calls += events.factory_calls
+    module.matmul_operands += events.matmul_operands
+    module.fixed_casts += events.fixed_casts
+    module.attribute_records.update(events.attribute_records)
+    module.new_summaries.update(events.summaries)
+
+
+def unit_is_stale(
+    unit: Unit,
+    events: UnitEvents,
+    summaries: dict[int, Summary],
+    changed_functions: set[int],
+    newly_written: set[int],
+) -> bool:
+    """Whether walking the unit again could give another result than its last walk."""
+    if events.factory_nodes & newly_written or (events.function_ids & changed_functions):
+        return True
+    return any(summaries.get(key) != used for key, used in events.consulted.items())
+
+
+def walk_to_fixed_point(module: ModuleAnalysis) -> None:
+    """Walk every unit; walk again the units a new summary, forced parameter or written buffer
+    can change, until nothing changes (at most `MAX_WALKS` walks)."""
+    units = module_units(module)
+    last: dict[int, UnitEvents] = {}  # each unit's events from its last walk
+    changed: set[int] = set()  # functions whose forced parameters changed
+    newly_written: set[int] = set()
+    for _ in range(MAX_WALKS):
+        written = set(module.written)
+        module.functions, module.factory_calls, module.matmul_operands, module.fixed_casts = (
+            [],
+            [],
+            [],
+            [],
+        )
+        module.attribute_records = {}
+        module.new_summaries = {}
+        tables = WalkTables()
+        for unit in units:
+            events = last.get(id(unit.node))
+            if events is None or unit_is_stale(
+                unit, events, module.summaries, changed, newly_written
+            ):
+                events = last[id(unit.node)] = walk_unit(module, unit)
+            else:
+                replay(module, events)
+            tables.add(events)
+        summaries = {key: value for key, value in module.new_summaries.items() if value.interesting}
+        roles = {
+            id(info.node): set(info.tensor_params) | set(info.camera_params)
+            for info in module.functions
+        }
+        camera_args, act_args = tables.camera_args, tables.act_args
+        forced = {
+            key: frozenset(names - act_args.get(key, set()))
+            for key, names in camera_args.items()
+            if names - act_args.get(key, set())
+        }
+        # Callers passing activations matter only where the parameter was not a tensor.
+        acts = {
+            key: frozenset(names - camera_args.get(key, set()) - roles.get(key, set()))
+            for key, names in act_args.items()
+            if names - camera_args.get(key, set()) - roles.get(key, set())
+        }
+        acts = {
+            key: names | module.forced_acts.get(key, frozenset()) for key, names in acts.items()
+        }
+        stale = any(
+            summaries.get(key) != used
+            for events in last.values()
+            for key, used in events.consulted.items()
+        )
+        if (
+            not stale
+            and all(names <= module.forced_acts.get(k, frozenset()) for k, names in acts.items())
+            and forced == module.forced_cameras
+            and written == module.written
+        ):
+            break
+        changed = {
+            key
+            for key in {*forced, *module.forced_cameras}
+            if forced.get(key) != module.forced_cameras.get(key)
+        }
+        merged_acts = {**module.forced_acts, **acts}
+        changed |= {
+            key
+            for key in merged_acts
+            if merged_acts[key] != module.forced_acts.get(key, frozenset())
+        }
+        newly_written = module.written - written
+        module.summaries = summaries
+        module.forced_cameras = forced
+        module.forced_acts = merged_acts

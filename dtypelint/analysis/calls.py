@@ -290,6 +290,8 @@ class CallEvaluation:
         """A call of a function whose summary is known (this file's or an imported one's)."""
         if summary is not None:
             self.meet_through(node, summary, received)
+            if summary.kernel:
+                self.info.kernel = True
         if summary is not None and summary.cameras:
             return Value(CAMERA, cameras=(f"{name}(...)",))
         if summary is not None and summary.fixed:

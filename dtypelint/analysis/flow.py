@@ -18,6 +18,7 @@ from dtypelint.analysis.roles import (
 )
 from dtypelint.analysis.syntax import (
     block_exits,
+    child_blocks,
     constant_string,
     dotted_name,
     import_aliases,
@@ -150,6 +151,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 continue
             if annotation == "scalar":
                 continue
+            if annotation == "int_tensor":  # `Int[Tensor, "n"]`: indices, not the run's dtype
+                self.env[name] = Value(INT)
+                continue
             numbers = number_list_value(default)
             if numbers is not None:  # `mean=(0.485, 0.456, 0.406)`
                 self.env[name] = numbers
@@ -232,6 +236,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             autocast=autocast,
             class_name=self.cls.name if self.cls is not None else None,
             parent=parent,
+            kernel=used.kernel,
         )
         self.module.functions.append(info)
         return info
@@ -280,6 +285,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             "param_pairs": frozenset(self.param_pairs),
             "params_meeting_acts": frozenset(self.params_meeting_acts),
             "params": tuple(names[1:] if self.cls is not None and names[:1] == ["self"] else names),
+            "kernel": self.info.kernel,
         }
         returned = [
             item
@@ -331,7 +337,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             if stmt.value is not None:
                 value = self.eval(stmt.value)
                 self.returns.append(value)
-                if self.info.is_forward:
+                if self.info.is_forward and (self.info.tensor_params or self.dict_params):
+                    # A forward taking only indices or metadata (`forward(self, camera_indices)`)
+                    # has no input dtype to return in: what it builds is its own choice.
                     self.record_return(stmt.value, value)
         elif isinstance(stmt, ast.If):
             self.if_statement(stmt)
@@ -363,7 +371,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             self.info.callees.add(id(stmt))
             nested.run()
         elif isinstance(stmt, ast.ClassDef):
-            self.module._walk_definitions(
+            walk_definitions(
+                self.module,
                 stmt.body,
                 self.module.classes.get(stmt.name),
                 None,
@@ -416,6 +425,10 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 elif value.alias or previous.alias:
                     merged[name] = value if value.alias else previous
                 else:
+                    for one, other in ((previous, value), (value, previous)):
+                        if other.is_act and one.tracked and not one.is_act:
+                            for record in one.factories:
+                                record.path_alternative = True
                     merged[name] = union(previous, value)
         for name, value in merged.items():  # bound on some paths only
             if not value.alias and not all(name in env for env in envs):
@@ -453,7 +466,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         if isinstance(target, ast.Name):
             if value.tracked and not value.is_act and target.id in self.param_names:
                 for record in value.factories:
-                    record.parameter_default = True
+                    record.path_alternative = True
             if (
                 value.tracked
                 and not value.is_act
@@ -544,3 +557,23 @@ def _role(value: Value) -> str | None:
     if value.is_act and not value.flags & (INT | BOOL | FIXED | COMPLEX):
         return "act"
     return None
+
+
+def walk_definitions(
+    module: ModuleAnalysis,
+    body: Sequence[ast.stmt],
+    cls: ClassInfo | None,
+    closure: dict | None,
+    prefix: str,
+) -> None:
+    """Walk the functions of a block, and those of the classes in it (a class's own body)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            FunctionFlow(module, stmt, cls, closure, prefix).run()
+        elif isinstance(stmt, ast.ClassDef):
+            walk_definitions(
+                module, stmt.body, module.classes.get(stmt.name), None, f"{prefix}{stmt.name}."
+            )
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for block in child_blocks(stmt):
+                walk_definitions(module, block, cls, closure, prefix)

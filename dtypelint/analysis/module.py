@@ -178,6 +178,13 @@ class ModuleAnalysis:
                 self._collect_attributes(stmt, info)
         return info
 
+    def kernel_function_class(self, name: str) -> bool:
+        """An autograd Function of this file whose methods call a compiled extension."""
+        cls = self.classes.get(name)
+        if cls is None or not any(base.endswith("Function") for base in cls.bases):
+            return False
+        return any(self.scan(method).kernel for method in cls.method_nodes.values())
+
     def scan(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> FunctionScan:
         """One generic walk of a function, shared by class facts and the flow (cached)."""
         scan = self._scans.get(id(func))

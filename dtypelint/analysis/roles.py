@@ -38,7 +38,8 @@ _MAPPING_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "Ordere
 def annotation_kind(annotation: ast.expr | None) -> str | None:
     """What a parameter annotation says it holds, `None` (Optional) aside.
 
-    tensor | tensors (a list/tuple of tensors) | tensor_dict | numpy | int | float | scalar |
+    tensor | int_tensor | tensors (a list/tuple of tensors) | tensor_dict | numpy | int | float |
+    scalar |
     device | module | mixed (`dict[str, Tensor] | Tensor`: not one kind) | other | None.
     """
     if annotation is None:
@@ -90,6 +91,9 @@ def _kind(node: ast.expr) -> str:
             return "tensors" if inner and inner <= {"tensor", "tensors"} else "other"
         if base in _MAPPING_TYPES:
             return "tensor_dict" if "tensor" in inner else "other"
+        if args and _kind(args[0]) == "tensor":
+            # jaxtyping: `Float[Tensor, "*bs 3"]`, `Int[Tensor, "n"]`, `Shaped[torch.Tensor, ""]`
+            return "int_tensor" if base.startswith(_JAXTYPING_INTEGER) else "tensor"
         return "other"
     name = last_name(node)
     if name in TENSOR_ANNOTATIONS or (name or "").endswith("Tensor"):
@@ -115,6 +119,10 @@ _MODULE_WORDS = frozenset({"model", "module", "net", "network", "backbone", "lay
 _SIZE_WORDS = frozenset({"dim", "dims", "size", "sizes", "height", "width", "steps", "num"})
 
 
+#: jaxtyping dtype names of integer and bool arrays (`Int64[Tensor, "n"]`, `Bool[...]`).
+_JAXTYPING_INTEGER = ("Int", "UInt", "Bool", "Integer")
+
+
 def non_tensor_name(name: str) -> str | None:
     """'device' | 'module' | None: what a parameter's name says it is, when it says."""
     last = name.lower().rsplit("_", 1)[-1]
@@ -125,6 +133,29 @@ def non_tensor_name(name: str) -> str | None:
     if last in _SIZE_WORDS or name.lower().startswith(("num_", "n_")):
         return "size"
     return None
+
+
+#: Last segments of compiled-extension modules (`from ._backend import _C`, `import
+#: selective_scan_cuda`, mmcv's `ext_module`).
+_EXTENSION_MODULES = ("_C", "_backend", "_ext", "ext_module")
+
+
+def extension_call(node: ast.Call, module: ModuleAnalysis) -> bool:
+    """A call into a compiled extension: `_C.fn(...)`, `selective_scan_cuda.fwd(...)`,
+    `_make_lazy_cuda_func("name")(...)`, or `Fn.apply(...)` of an autograd Function of this
+    file that makes one. (Triton kernels and `torch.ops` are dtype-generic: not counted.)"""
+    func = node.func
+    if type(func) is ast.Call:
+        return "cuda" in last_name(func.func).lower()
+    if type(func) is not ast.Attribute:
+        return False
+    root = expression_root_name(func)
+    if root is None:
+        return False
+    if func.attr == "apply" and type(func.value) is ast.Name:
+        return module.kernel_function_class(func.value.id)
+    segment = module.aliases.get(root, root).rsplit(".", 1)[-1]
+    return segment in _EXTENSION_MODULES or segment.endswith("_cuda")
 
 
 class FunctionScan:
@@ -141,6 +172,8 @@ class FunctionScan:
         #: given to a rotation conversion (`batch_rodrigues(pose.view(-1, 3))`): a body pose in
         #: axis-angle or 6D, an activation, not a camera pose
         self.rotation_inputs: set[str] = set()
+        #: it calls a compiled extension (a custom CUDA kernel, `_C.rasterize(...)`)
+        self.kernel = False
         self.self_facts: list[ast.AST] = []
         self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
         self.module: ModuleAnalysis | None = None
@@ -226,6 +259,8 @@ class FunctionScan:
         func = node.func
         if type(func) is ast.Attribute and func.attr in REGISTRARS:
             self.self_facts.append(node)
+        if not self.kernel and extension_call(node, module):
+            self.kernel = True
         if not node.args:
             return
         if _converts_rotations(node):

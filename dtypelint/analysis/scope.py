@@ -35,6 +35,7 @@ _NEVER_LOW_FOLDERS = frozenset(
         "examples",
         "scripts",
         "export",
+        "exporter",
         "exporters",
         "deploy",
         # data pipelines and augmentation: inputs in their own dtype, float32 by design
@@ -47,7 +48,9 @@ _NEVER_LOW_FOLDERS = frozenset(
     }
 )
 #: Words in a file name of plotting or logging code.
-_NEVER_LOW_FILE_WORDS = ("plot", "visuali", "vis_", "logger", "callbacks", "export", "onnx")
+_NEVER_LOW_FILE_WORDS = (
+    "plot", "visuali", "vis_", "logger", "callbacks", "export", "onnx", "colormap",
+)  # fmt: skip
 #: Words in a (non-module) class name of code that prepares data or drives models in float32.
 _NEVER_LOW_CLASS_WORDS = (
     "Dataset", "DataParser", "Dataparser", "DataLoader", "DataModule", "Sampler", "Transform",
@@ -63,6 +66,10 @@ _NEVER_LOW_FUNCTION_PREFIXES = (
     "convert_", "extra_repr", "state_dict", "load_state_dict", "_load_from_state_dict",
     "to_numpy", "numpy", "benchmark",
 )  # fmt: skip
+#: Function names of deploy-time reparameterisation (RepVGG-style `fuse()`): weights rebuilt once.
+_DEPLOY_FUNCTIONS = frozenset(
+    {"fuse", "_fuse", "fuse_bn", "fuse_conv_bn", "fuse_model", "switch_to_deploy"}
+)
 #: Methods of a module that build or load it rather than compute with it.
 _BUILDER_METHODS = frozenset({"__init__", "__repr__", "__getstate__", "__setstate__", "__call__"})
 
@@ -99,8 +106,17 @@ def never_low_class(cls: ClassInfo) -> bool:
 
 
 def never_low_function(name: str) -> bool:
-    """Plotting, loading, initialising, exporting."""
-    return name.startswith(_NEVER_LOW_FUNCTION_PREFIXES)
+    """Plotting, loading, initialising, exporting, fusing layers for deployment."""
+    return name.startswith(_NEVER_LOW_FUNCTION_PREFIXES) or name in _DEPLOY_FUNCTIONS
+
+
+def optimizer_code(info: FunctionInfo) -> bool:
+    """Optimizer-state bookkeeping (gsplat's densification pads Adam's `exp_avg`): a function
+    given the optimizers works on parameters and their state, in float32 by design."""
+    args = info.node.args
+    return any(
+        "optimizer" in arg.arg.lower() for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+    )
 
 
 def loss_name(name: str) -> bool:
@@ -124,6 +140,7 @@ def assign_scope(
     if not file_in_scope(filename):
         return
     by_node = {id(info.node): info for info in functions}
+    _spread_kernels(functions, by_node)
     roots = [info for info in functions if _root_reason(info, classes)]
     for info in roots:
         info.scope_reason = _root_reason(info, classes)
@@ -132,7 +149,7 @@ def assign_scope(
 
 def _root_reason(info: FunctionInfo, classes: dict[str, ClassInfo]) -> str | None:
     name = info.node.name
-    if never_low_function(name) or info.parent is not None:
+    if never_low_function(name) or info.parent is not None or optimizer_code(info):
         return None
     cls = classes.get(info.class_name) if info.class_name else None
     if cls is not None:
@@ -145,10 +162,21 @@ def _root_reason(info: FunctionInfo, classes: dict[str, ClassInfo]) -> str | Non
             return "loss"
         if never_low_class(cls):
             return None
-    # A public function or method taking tensors (on evidence): a library's tensor-generic API.
-    if not info.is_tensor_taking or name.startswith("_"):
+    # A public function or method taking tensors (on evidence): a library's tensor-generic API,
+    # unless it feeds a compiled extension, whose kernels fix the dtype (gsplat's rasterizer).
+    if not info.is_tensor_taking or name.startswith("_") or info.kernel:
         return None
     return "loss" if loss_name(name) else "library"
+
+
+def _spread_kernels(functions: Sequence[FunctionInfo], by_node: dict[int, FunctionInfo]) -> None:
+    """A function calling one of this file's kernel functions feeds the kernel too."""
+    changed = True
+    while changed:
+        changed = False
+        for info in functions:
+            if not info.kernel and any(by_node[c].kernel for c in info.callees if c in by_node):
+                info.kernel = changed = True
 
 
 def _reach(roots: Iterable[FunctionInfo], by_node: dict[int, FunctionInfo]) -> None:
@@ -158,7 +186,13 @@ def _reach(roots: Iterable[FunctionInfo], by_node: dict[int, FunctionInfo]) -> N
         info = stack.pop()
         for callee_id in info.callees:
             callee = by_node.get(callee_id)
-            if callee is None or callee.scope_reason or never_low_function(callee.node.name):
+            if (
+                callee is None
+                or callee.scope_reason
+                or callee.kernel
+                or never_low_function(callee.node.name)
+                or optimizer_code(callee)
+            ):
                 continue
             inherited = info.scope_reason if info.scope_reason in ("library", "loss") else "helper"
             callee.scope_reason = "loss" if loss_name(callee.node.name) else inherited

@@ -36,7 +36,7 @@ def needed_again(
     """Would the project's summaries change this file's result? (engine.lint_paths, phase 2)"""
     for name in imports & table.keys():
         summary = table[name]
-        if summary.cameras or summary.numpy or summary.fixed or summary.items:
+        if summary.cameras or summary.numpy or summary.fixed or summary.items or summary.kernel:
             return True
     return any(
         table[name].param_pairs or table[name].params_meeting_acts

@@ -88,6 +88,9 @@ class FunctionInfo:
     #: why low precision runs here (scope.py): "module", "helper", "library" (assumed: a public
     #: tensor function), "all" (`scope = "all"`); None: out of scope
     scope_reason: str | None = None
+    #: it hands tensors to a compiled extension, directly or through its callees: it runs in
+    #: that kernel's dtype (custom CUDA kernels read `data_ptr<float>()` as a rule)
+    kernel: bool = False
 
     @property
     def low_precision(self) -> bool:
@@ -137,9 +140,10 @@ class FactoryCall:
     meets: list[Meet] = field(default_factory=list)
     origin: str = "factory"
     attribute: str | None = None  # for "attribute" origins: the attribute name
-    #: assigned to a parameter (`if bias is None: bias = torch.zeros(...)`): a default that still
-    #: meets activations when the branches join into "an activation or this factory"
-    parameter_default: bool = False
+    #: an alternative to an activation on another path (`if bias is None: bias = torch.zeros()`,
+    #: `app = emb(i) if training else torch.zeros(...)`): once the branches join into "an
+    #: activation or this factory", the factory path still meets the activations it is used with
+    path_alternative: bool = False
     #: activations are written into it (`buf[idx] = act`, `buf.copy_(act)`): once fixed it holds
     #: the activations' dtype, and so does everything derived from it, wherever that is computed
     written_into: bool = False
@@ -157,7 +161,7 @@ class FactoryCall:
     @property
     def becomes_act(self) -> bool:
         """An activation on some path (a parameter's default) or once fixed (a written buffer)."""
-        return self.parameter_default or self.written_into
+        return self.path_alternative or self.written_into
 
     @property
     def numpy_data(self) -> bool:
@@ -275,6 +279,12 @@ def join(values: Iterable[Value]) -> Value:
         flags |= ONE_DIM  # `scales * 0.5`: scaled by numbers, still 1-D
     if flags & COMPLEX:  # complex arithmetic stays complex: its own dtype, not the run's
         return Value(COMPLEX, params=params)
+    if int_factories and any(
+        v.flags & (CAMERA | FIXED) and not v.flags & ACT and not v.flags & ZERO_DIM for v in values
+    ):
+        # `(torch.arange(W) - cx) / fx` with float32 intrinsics: the camera's dtype decides the
+        # result, not the integer grid (in bf16 a pixel grid past 256 would lose integers).
+        int_factories = frozenset()
     if (
         flags & FIXED
         and flags & ACT
@@ -427,6 +437,7 @@ class Summary:
     #: parameters that meet the function's own activations (a module's weights, ...)
     params_meeting_acts: frozenset[str] = frozenset()
     params: tuple[str, ...] = ()  # parameter names in order (`self` left out): maps arguments
+    kernel: bool = False  # it hands tensors to a compiled extension (FunctionInfo.kernel)
 
     @property
     def interesting(self) -> bool:
@@ -437,6 +448,7 @@ class Summary:
             or (self.items and any(self.items))
             or self.param_pairs
             or self.params_meeting_acts
+            or self.kernel
         )
 
 

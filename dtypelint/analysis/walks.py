@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.flow import FunctionFlow
+from dtypelint.analysis.flow import FunctionFlow, walk_definitions
 from dtypelint.analysis.syntax import child_blocks
 from dtypelint.analysis.values import (
     ClassInfo,
@@ -116,26 +116,6 @@ def walk_unit(module: ModuleAnalysis, unit: Unit) -> UnitEvents:
         id(record.node) for record in (*events.factory_calls, *events.attribute_records.values())
     )
     return events
-
-
-def walk_definitions(
-    module: ModuleAnalysis,
-    body: Sequence[ast.stmt],
-    cls: ClassInfo | None,
-    closure: dict | None,
-    prefix: str,
-) -> None:
-    """Walk the functions of a block, and those of the classes in it (a class's own body)."""
-    for stmt in body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            FunctionFlow(module, stmt, cls, closure, prefix).run()
-        elif isinstance(stmt, ast.ClassDef):
-            walk_definitions(
-                module, stmt.body, module.classes.get(stmt.name), None, f"{prefix}{stmt.name}."
-            )
-        elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
-            for block in child_blocks(stmt):
-                walk_definitions(module, block, cls, closure, prefix)
 
 
 @dataclass

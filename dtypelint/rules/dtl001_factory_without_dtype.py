@@ -117,12 +117,13 @@ def int_change(record: FactoryCall) -> bool:
 
 
 def reportable_meets(record: FactoryCall) -> list[Meet]:
-    """Meetings worth reporting: autocast casts the operands of matrix products, not of
-    elementwise operations, which still promote."""
+    """Meetings worth reporting: autocast casts the operands of matrix products (and so of
+    the linear and convolution layers a submodule runs), not of elementwise operations, which
+    still promote."""
     return [
         meet
         for meet in record.meets
-        if not (meet.matmul and meet.autocast)
+        if not (meet.autocast and (meet.matmul or meet.kind == "module"))
         and (meet.function is None or meet.function.low_precision)
         # Losses accumulate in float32 and build float32 targets on purpose: there only
         # what raises counts (NumPy's float64 aside: nobody means that).

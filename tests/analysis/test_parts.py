@@ -84,6 +84,12 @@ def test_annotations_say_what_a_parameter_holds() -> None:
     assert annotation_kind(_annotation("tuple[int, int]")) == "other"
     assert annotation_kind(_annotation("torch.device")) == "device"
     assert annotation_kind(_annotation("'np.ndarray'")) == "numpy"
+    # jaxtyping
+    assert annotation_kind(_annotation('Float[Tensor, "*bs 3"]')) == "tensor"
+    assert annotation_kind(_annotation('Shaped[torch.Tensor, "n"]')) == "tensor"
+    assert annotation_kind(_annotation('Int[Tensor, "n"]')) == "int_tensor"
+    assert annotation_kind(_annotation('Bool[Tensor, "n"]')) == "int_tensor"
+    assert annotation_kind(_annotation('Float[np.ndarray, "n"]')) == "other"
 
 
 def test_geometry_names_are_matmul_operands_and_what_they_are_built_from() -> None:
@@ -105,7 +111,8 @@ def test_geometry_names_are_matmul_operands_and_what_they_are_built_from() -> No
 def test_files_of_tests_plots_and_exports_are_out_of_scope() -> None:
     assert file_in_scope("src/models/head.py")
     for path in ("tests/test_head.py", "pkg/tests/helpers.py", "conftest.py",
-                 "utils/plotting.py", "pkg/export/onnx.py", "docs/example.py"):  # fmt: skip
+                 "utils/plotting.py", "pkg/export/onnx.py", "docs/example.py",
+                 "nerfstudio/exporter/tsdf_utils.py", "nerfstudio/utils/colormaps.py"):  # fmt: skip
         assert not file_in_scope(path), path
 
 
@@ -140,6 +147,60 @@ def test_low_precision_runs_in_module_methods_their_helpers_and_public_tensor_fu
     assert reasons["ToyDataset.__getitem__"] is None
     wide = analyze("import torch\ndef _unused(x: torch.Tensor):\n    return x\n", scope="all")
     assert wide.functions[0].scope_reason == "all"
+
+
+def test_kernel_feeding_optimizer_and_deploy_code_is_out_of_scope() -> None:
+    """gsplat: public functions handing tensors to a compiled extension run in its dtype (its
+    rasterizer reads `data_ptr<float>()`), and so do their callers; densification given the
+    optimizers pads Adam state; `fuse()` rebuilds weights once for deployment."""
+    module = analyze(
+        """
+        import torch
+        from torch import nn
+        from ._backend import _C
+
+        class _Rasterize(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, colors: torch.Tensor):
+                return _C.rasterize_fwd(colors)
+
+        def rasterize_to_pixels(colors: torch.Tensor):
+            return _Rasterize.apply(colors)
+
+        def rasterization(colors: torch.Tensor):
+            return rasterize_to_pixels(colors)
+
+        def project(points: torch.Tensor):
+            return points * 2
+
+        def duplicate(params: dict, optimizers: dict, mask: torch.Tensor):
+            return mask
+
+        class Block(nn.Module):
+            def forward(self, x):
+                return rasterization(x)
+            def fuse(self, x: torch.Tensor):
+                return x
+    """,
+        project=ProjectContext(module_name="splat.rendering"),
+    )
+    reasons = {info.qualname: info.scope_reason for info in module.functions}
+    kernels = {info.qualname for info in module.functions if info.kernel}
+    assert kernels == {
+        "_Rasterize.forward",
+        "rasterize_to_pixels",
+        "rasterization",
+        "Block.forward",
+    }
+    assert reasons["rasterize_to_pixels"] is None
+    assert reasons["rasterization"] is None
+    assert reasons["project"] == "library"
+    assert reasons["duplicate"] is None
+    assert reasons["Block.forward"] == "module"  # a module's own method stays in scope
+    assert reasons["Block.fuse"] is None
+    exported = module.project.exports
+    assert exported["splat.rendering.rasterization"].kernel
+    assert "splat.rendering.project" not in exported
 
 
 # -- summaries --------------------------------------------------------------------------------

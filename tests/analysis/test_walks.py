@@ -58,3 +58,20 @@ def test_a_caller_before_its_helper_is_walked_again_and_nothing_else() -> None:
 def test_walk_lists_nodes_in_the_order_of_ast_walk() -> None:
     tree = ast.parse("def f(a, b=1):\n    return [a @ b for _ in range(3)] + g(*a, k=b)\n")
     assert walk(tree) == list(ast.walk(tree))
+
+
+def test_a_class_defined_inside_a_function_is_walked() -> None:
+    analysis, walked = _analyse(
+        """
+        import torch
+        from torch import nn
+
+        def build(width: int):
+            class Head(nn.Module):
+                def forward(self, x: torch.Tensor) -> torch.Tensor:
+                    return x + torch.zeros(width)
+            return Head()
+        """
+    )
+    assert walked == ["build", "forward"]
+    assert [record.factory for record in analysis.factory_calls] == ["zeros"]

@@ -227,6 +227,30 @@ def test_elementwise_meet_is_flagged_inside_autocast() -> None:
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
+    "integer pixel grid whose dtype the float32 intrinsics decide (gsplat)": """
+        import torch
+        import torch.nn.functional as F
+        def depth_to_points(depths: torch.Tensor, camtoworlds: torch.Tensor, Ks: torch.Tensor):
+            height, width = depths.shape[-3:-1]
+            x, y = torch.meshgrid(
+                torch.arange(width, device=depths.device),
+                torch.arange(height, device=depths.device),
+                indexing="xy",
+            )
+            fx, fy, cx, cy = Ks[..., 0, 0], Ks[..., 1, 1], Ks[..., 0, 2], Ks[..., 1, 2]
+            camera_dirs = F.pad(
+                torch.stack(
+                    [
+                        (x - cx[..., None, None] + 0.5) / fx[..., None, None],
+                        (y - cy[..., None, None] + 0.5) / fy[..., None, None],
+                    ],
+                    dim=-1,
+                ),
+                (0, 1),
+                value=1.0,
+            )
+            return depths * camera_dirs
+    """,
     "dtype given": """
         import torch
         def f(x: torch.Tensor):
@@ -463,3 +487,68 @@ def test_an_arange_turned_float_by_a_math_float_meets_timesteps() -> None:
     """
     assert findings(code) == [("DTL001", 13, 25)]
     assert fixed(code) == dedent(code)  # int64 made float: never a safe fix
+
+
+def test_jaxtyping_annotations_are_tensors_and_integer_ones_indices() -> None:
+    """nerfstudio's `Float[Tensor, "*bs num_samples 1"]` parameters are activations (its
+    volume-rendering weights); `Int[Tensor, ...]` camera indices are not."""
+    code = """
+    import torch
+    from torch import Tensor, nn
+    from jaxtyping import Float, Int
+
+    def render_weights(densities: Float[Tensor, "*bs n 1"], deltas: Float[Tensor, "*bs n 1"]):
+        delta_density = deltas * densities
+        transmittance = torch.cumsum(delta_density[..., :-1, :], dim=-2)
+        zeros = torch.zeros((*transmittance.shape[:1], 1, 1), device=densities.device)
+        transmittance = torch.cat([zeros, transmittance], dim=-2)
+        return torch.exp(-transmittance)
+
+    class CameraOptimizer(nn.Module):
+        def forward(self, indices: Int[Tensor, "cams"]) -> Float[Tensor, "cams 3 4"]:
+            return torch.eye(4, device=indices.device)[None, :3, :4].tile(indices.shape[0], 1, 1)
+    """
+    assert findings(code) == [("DTL001", 8, 13)]
+    assert "zeros = torch.zeros((*transmittance.shape[:1], 1, 1), device=densities.device, dtype=transmittance.dtype)" in fixed(code)
+
+
+def test_a_factory_on_one_branch_meets_what_the_joined_name_meets() -> None:
+    """nerfacto's appearance embedding: an embedding on one path, zeros on the other, then
+    `cat` with the activations and a bf16 head: the zeros path promotes (and the head raises)."""
+    code = """
+    import torch
+    from torch import Tensor, nn
+
+    class Field(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(4, 8)
+            self.head = nn.Linear(11, 3)
+
+        def forward(self, directions: Tensor, camera: Tensor, flag: bool) -> Tensor:
+            if flag:
+                app = self.emb(camera)
+            else:
+                app = torch.zeros((*directions.shape[:-1], 8), device=directions.device)
+            return self.head(torch.cat([directions, app], dim=-1))
+    """
+    assert findings(code) == [("DTL001", 14, 19)]
+    assert fixed(code).count("dtype=directions.dtype") == 1
+
+
+def test_a_submodule_called_inside_autocast_gets_its_inputs_cast() -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    class Sampler(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.unet = nn.Conv2d(4, 4, 3)
+
+        def forward(self, text_embeddings: torch.Tensor) -> torch.Tensor:
+            latents = torch.randn((text_embeddings.shape[0], 4, 8, 8), device=text_embeddings.device)
+            with torch.autocast("cuda"):
+                return self.unet(latents) * text_embeddings.mean()
+    """
+    assert findings(code, select="DTL001") == []

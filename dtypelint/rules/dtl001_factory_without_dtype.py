@@ -63,7 +63,7 @@ class FactoryWithoutDtype(Rule):
         source = dtype_source(record, meets)
         message = f"{made_as(record)} but {meets_phrase(meets[0])}".replace("but is", "and is")
         if source is None:
-            message += "; give it the activations' dtype (no input tensor is bound on every path)"
+            message += "; give it the activations' dtype (no tensor known to have it is bound on every path to this call)"
             return self.diagnostic(module, record.node, message)
         message += f"; add dtype={source.name}.dtype"
         if source.why:

@@ -25,6 +25,7 @@ from dtypelint.analysis.syntax import (
     is_literal_false,
     keyword,
     none_facts,
+    zero_element_shape,
 )
 from dtypelint.analysis.torch_calls import TorchCallEvaluation
 from dtypelint.analysis.values import (
@@ -427,8 +428,11 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 else:
                     for one, other in ((previous, value), (value, previous)):
                         if other.is_act and one.tracked and not one.is_act:
+                            # An empty placeholder (`torch.empty((0, 3))` when there are no
+                            # samples) holds no values to promote: not an alternative that meets.
                             for record in one.factories:
-                                record.path_alternative = True
+                                if not zero_element_shape(record.node):
+                                    record.path_alternative = True
                     merged[name] = union(previous, value)
         for name, value in merged.items():  # bound on some paths only
             if not value.alias and not all(name in env for env in envs):

@@ -247,6 +247,15 @@ def einsum_contracts(call: ast.Call) -> bool:
     return any(c not in output for c in letters)
 
 
+def zero_element_shape(node: ast.AST) -> bool:
+    """`torch.empty((0, 3))`, `torch.zeros(0)`: a literal 0 in the size, a placeholder with no
+    values (the zero-sample branch of a renderer)."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    sizes = node.args[0].elts if isinstance(node.args[0], (ast.Tuple, ast.List)) else node.args
+    return any(isinstance(s, ast.Constant) and s.value == 0 for s in sizes)
+
+
 _AST = ast.AST
 
 

@@ -552,3 +552,18 @@ def test_a_submodule_called_inside_autocast_gets_its_inputs_cast() -> None:
                 return self.unet(latents) * text_embeddings.mean()
     """
     assert findings(code, select="DTL001") == []
+
+
+def test_an_empty_placeholder_on_the_zero_sample_branch_is_not_reported() -> None:
+    """nerfacc's renderer: no samples, no values; the placeholder promotes nothing."""
+    code = """
+    import torch
+    def render(t_starts: torch.Tensor, rgb_sigma_fn):
+        if t_starts.shape[0] != 0:
+            rgbs, sigmas = rgb_sigma_fn(t_starts)
+        else:
+            rgbs = torch.empty((0, 3), device=t_starts.device)
+            sigmas = torch.empty((0,), device=t_starts.device)
+        return rgbs * sigmas[:, None] + t_starts[:, None]
+    """
+    assert findings(code) == []

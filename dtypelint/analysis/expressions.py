@@ -176,7 +176,7 @@ class ExpressionEvaluation:
 
     def arithmetic_result(self, op: ast.operator, operands: list[Value], joined: Value) -> Value:
         """Integer tensors become float32 under true division or with a Python float."""
-        if joined.is_act or not joined.int_factories:
+        if joined.is_act or (not joined.flags & INT and not joined.int_factories):
             return joined
         to_float = isinstance(op, ast.Div) or any(v.flags & (PY_FLOAT | NUMPY) for v in operands)
         if isinstance(
@@ -185,6 +185,10 @@ class ExpressionEvaluation:
             to_float = False
         if not to_float:
             return joined
+        if not joined.int_factories:
+            # `grid_coords / (resolution - 1)` of an integer buffer or index tensor: float32
+            # by construction, whatever the run's dtype (nerfacc's occupancy grid).
+            return Value(FIXED, params=joined.params)
         for record in joined.int_factories:
             record.became_float = True
         return replace(

@@ -288,7 +288,7 @@ def join(values: Iterable[Value]) -> Value:
     if (
         flags & FIXED
         and flags & ACT
-        and any(cast.dtype in ("float32", "float64") for cast in fixed)
+        and (not fixed or any(cast.dtype in ("float32", "float64") for cast in fixed))
     ):
         # An upcast value mixed with activations: type promotion makes the result the wider dtype.
         return Value(FIXED, fixed=fixed, params=params)

@@ -157,6 +157,16 @@ def test_true_positives(code: str, where: tuple[int, int], after: str) -> None:
 
 
 NEGATIVES = {
+    "points made float32 from integer grid coordinates (nerfacc)": """
+        import torch
+        from jaxtyping import Int
+        from torch import Tensor
+        def mark_cells(aabb: Tensor, grid_coords: Int[Tensor, "n 3"], K: Tensor, c2w: Tensor):
+            x = grid_coords / 127
+            xyzs_w = (aabb[:3] + x * (aabb[3:] - aabb[:3])).T
+            xyzs_c = c2w[:, :3, :3] @ xyzs_w
+            return K @ xyzs_c
+    """,
     "camera already cast": """
         import torch
         def f(x: torch.Tensor, K: torch.Tensor, E: torch.Tensor):

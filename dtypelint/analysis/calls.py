@@ -256,7 +256,7 @@ class CallEvaluation:
     ) -> Value:
         """A call of a function of this file: note what its parameters receive, use its summary."""
         key = id(callee)
-        self.info.callees.add(key)
+        self.note_callee(callee)
         params = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
         if skip_self:
             params = params[1:]

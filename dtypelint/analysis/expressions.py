@@ -50,6 +50,17 @@ class ExpressionEvaluation:
     def qualify(self, node: ast.AST) -> str | None:
         return self.module.qualify(node, self.env)
 
+    @property
+    def in_fixed_precision(self) -> bool:
+        """Inside `autocast(enabled=False)` or a `custom_fwd(cast_inputs=...)` function."""
+        return self.fixed_precision_depth > 0 or self.info.fixed_precision  # type: ignore[attr-defined]
+
+    def note_callee(self, function: ast.AST) -> None:
+        """This function uses one of the file's functions (a call, or passed as a callback)."""
+        self.info.callees.add(id(function))  # type: ignore[attr-defined]
+        if not self.in_fixed_precision:
+            self.info.open_callees.add(id(function))  # type: ignore[attr-defined]
+
     def eval(self, node: ast.AST | None) -> Value:
         if node is None:
             return EMPTY
@@ -59,7 +70,7 @@ class ExpressionEvaluation:
                 return value
             function = self.module.local_functions.get(node.id)
             if function is not None:  # used here (called, or passed to `checkpoint(fn, x)`)
-                self.info.callees.add(id(function))
+                self.note_callee(function)
             alias = self.module.aliases.get(node.id)
             return Value(alias=alias) if alias else EMPTY
         if isinstance(node, ast.Constant):
@@ -243,7 +254,7 @@ class ExpressionEvaluation:
             return self.env[key]
         cls = self.cls
         if cls is not None and attr in cls.method_nodes:
-            self.info.callees.add(id(cls.method_nodes[attr]))
+            self.note_callee(cls.method_nodes[attr])
         if attr in ("dtype",):
             return Value(DTYPE_OF_ACT)
         if attr == "device":

@@ -161,12 +161,16 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 continue
             namespace = name in used.objects and name not in used.tensors
             # A tensor only on evidence: annotated so, used as one in the body (`.shape`, an
-            # operand of torch functions), or passed activations by this file's callers.
-            is_tensor = (
-                annotation == "tensor"
-                or (name in used.tensors and name not in used.sequences and not scalar_default)
-                or name in forced_acts
+            # operand of torch functions), or passed activations by this file's callers. In a
+            # file that imports NumPy, `a @ b.T` alone is not evidence: NumPy arrays do that too.
+            used_as_tensor = (
+                name in used.tensors
+                and name not in used.sequences
+                and name not in used.numpy_names
+                and not scalar_default
+                and (used.torch_evidence or not self.module.imports_numpy)
             )
+            is_tensor = annotation == "tensor" or used_as_tensor or name in forced_acts
             if is_forward and namespace and annotation != "tensor":
                 # `forward(self, feats, cam)` reading `cam.K`: a batch or camera object whose
                 # attributes are tensors (cameras by name, activations otherwise).
@@ -369,7 +373,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             nested = FunctionFlow(
                 self.module, stmt, self.cls, self.env, f"{self.info.qualname}.", parent=self.info
             )
-            self.info.callees.add(id(stmt))
+            self.note_callee(stmt)
             nested.run()
         elif isinstance(stmt, ast.ClassDef):
             walk_definitions(

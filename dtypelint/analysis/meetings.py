@@ -56,6 +56,7 @@ class MeetingRecorder:
                             self.act_names(acts),
                             self.in_autocast,
                             self.info,
+                            self.in_fixed_precision,
                         )
                         record.meets.append(meet)
 
@@ -123,7 +124,15 @@ class MeetingRecorder:
             ]
             if not acts:
                 continue
-            meet = Meet(node, kind, acts[0][0], self.act_names(acts), self.in_autocast, self.info)
+            meet = Meet(
+                node,
+                kind,
+                acts[0][0],
+                self.act_names(acts),
+                self.in_autocast,
+                self.info,
+                self.in_fixed_precision,
+            )
             for record in value.factories:
                 if value.is_act and not record.becomes_act:
                     continue
@@ -174,7 +183,9 @@ class MeetingRecorder:
         values = value.items if value.items is not None else (value,)
         for item in values:
             if item.tracked and not item.is_act:
-                meet = Meet(node, "return", None, (), self.in_autocast, self.info)
+                meet = Meet(
+                    node, "return", None, (), self.in_autocast, self.info, self.in_fixed_precision
+                )
                 for record in item.factories:
                     record.meets.append(meet)
 

@@ -102,6 +102,10 @@ class ModuleAnalysis:
                 shadowed.add(stmt.name)
         for name in shadowed:
             self.aliases.pop(name, None)
+        #: NumPy is imported: `a @ b.T` on parameters may be NumPy code (roles need torch's)
+        self.imports_numpy = any(
+            q == "numpy" or q.startswith("numpy.") for q in self.aliases.values()
+        )
         for node in class_definitions(self.tree.body):
             self.classes[node.name] = self._class_info(node)
         self._resolve_module_classes()

@@ -19,10 +19,12 @@ from dtypelint.analysis.vocabulary import (
     MATMUL_FUNCS,
     MATMUL_METHODS,
     NON_TENSOR_TORCH_FUNCS,
+    NUMPY_ONLY_METHODS,
     REGISTRARS,
     SCALAR_ANNOTATIONS,
     TENSOR_ANNOTATIONS,
     TENSOR_ATTRS,
+    TORCH_ONLY_ATTRS,
 )
 
 if TYPE_CHECKING:
@@ -174,6 +176,11 @@ class FunctionScan:
         self.rotation_inputs: set[str] = set()
         #: it calls a compiled extension (a custom CUDA kernel, `_C.rasterize(...)`)
         self.kernel = False
+        #: something in it is torch's only (`torch.*` calls, `.to()`, `.device`, submodules):
+        #: without it, `a @ b.T` in a file that imports NumPy may well be NumPy code
+        self.torch_evidence = False
+        #: used as NumPy arrays only can be (`poses.copy()`, `a.astype(...)`)
+        self.numpy_names: set[str] = set()
         self.self_facts: list[ast.AST] = []
         self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
         self.module: ModuleAnalysis | None = None
@@ -198,7 +205,12 @@ class FunctionScan:
         for node in walk(func):
             kind = type(node)
             if kind is ast.Attribute:
-                if node.attr in TENSOR_ATTRS:  # type: ignore[attr-defined]
+                attr = node.attr  # type: ignore[attr-defined]
+                if attr in TORCH_ONLY_ATTRS:
+                    usage.torch_evidence = True
+                elif attr in NUMPY_ONLY_METHODS and type(node.value) is ast.Name:  # type: ignore[attr-defined]
+                    usage.numpy_names.add(node.value.id)  # type: ignore[attr-defined]
+                if attr in TENSOR_ATTRS:
                     usage.mark(node.value)  # type: ignore[attr-defined]
                 elif type(node.value) is ast.Name:  # type: ignore[attr-defined]
                     usage.objects.add(node.value.id)  # type: ignore[attr-defined]
@@ -261,6 +273,10 @@ class FunctionScan:
             self.self_facts.append(node)
         if not self.kernel and extension_call(node, module):
             self.kernel = True
+        if not self.torch_evidence:
+            root = expression_root_name(func)
+            if root is not None and module.aliases.get(root, "").startswith("torch"):
+                self.torch_evidence = True
         if not node.args:
             return
         if _converts_rotations(node):
@@ -272,6 +288,7 @@ class FunctionScan:
                 self.sequences.add(node.args[0].id)  # type: ignore[attr-defined]
             return
         if _calls_submodule(node):
+            self.torch_evidence = True
             for arg in node.args:  # `self.fc(x)`, `self.blocks[i](x)`: modules take tensors
                 self.mark(arg)
             return

@@ -28,6 +28,7 @@ _NEVER_LOW_FOLDERS = frozenset(
         "test",
         "tests",
         "testing",
+        "bench",
         "benchmark",
         "benchmarks",
         "docs",
@@ -184,7 +185,7 @@ def _reach(roots: Iterable[FunctionInfo], by_node: dict[int, FunctionInfo]) -> N
     stack = list(roots)
     while stack:
         info = stack.pop()
-        for callee_id in info.callees:
+        for callee_id in info.open_callees:
             callee = by_node.get(callee_id)
             if (
                 callee is None

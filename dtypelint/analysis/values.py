@@ -85,6 +85,9 @@ class FunctionInfo:
     class_name: str | None = None  # the class a method belongs to
     parent: FunctionInfo | None = None  # the enclosing function of a nested one
     callees: set[int] = field(default_factory=set)  # node ids of this file's functions it uses
+    #: the callees it uses outside fixed-precision regions (`autocast(enabled=False)`): what
+    #: it calls only inside them runs in float32 by design, not in the run's low precision
+    open_callees: set[int] = field(default_factory=set)
     #: why low precision runs here (scope.py): "module", "helper", "library" (assumed: a public
     #: tensor function), "all" (`scope = "all"`); None: out of scope
     scope_reason: str | None = None
@@ -110,6 +113,8 @@ class Meet:
     act_names: tuple[str, ...]  # activation names in that operand (dtype sources), in order
     autocast: bool  # inside an enabled autocast region
     function: FunctionInfo | None = None  # where it happens: findings need low precision there
+    #: inside `autocast(enabled=False)` or `custom_fwd(cast_inputs=...)`: float32 by design
+    fixed_precision: bool = False
 
     @property
     def strict(self) -> bool:

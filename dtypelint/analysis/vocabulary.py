@@ -121,6 +121,18 @@ TENSOR_ATTRS = frozenset(
 )  # fmt: skip
 
 
+#: Attributes a NumPy array has too: using them proves nothing about torch.
+NUMPY_SHARED_ATTRS = frozenset(
+    {"shape", "ndim", "T", "size", "reshape", "flatten", "sum", "mean", "std", "var", "prod",
+     "cumsum", "argmax", "argmin", "repeat", "transpose", "squeeze", "item", "dtype", "nonzero",
+     "round", "dot", "max", "min", "all", "any", "clip", "swapaxes", "data"}
+)  # fmt: skip
+#: Attributes only a torch tensor has (`x.to(...)`, `x.device`, `x.unsqueeze(0)`).
+TORCH_ONLY_ATTRS = TENSOR_ATTRS - NUMPY_SHARED_ATTRS
+#: Methods only a NumPy array has (a torch tensor has `.clone()`, `.to()`).
+NUMPY_ONLY_METHODS = frozenset({"copy", "astype", "tobytes", "tofile", "ravel"})
+
+
 #: Methods that return a tensor of the receiver's dtype (shape/elementwise/reduction/copies).
 PRESERVING_METHODS = frozenset(
     {"view", "view_as", "reshape", "reshape_as", "permute", "transpose", "unsqueeze", "squeeze",

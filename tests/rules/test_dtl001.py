@@ -567,3 +567,28 @@ def test_an_empty_placeholder_on_the_zero_sample_branch_is_not_reported() -> Non
         return rgbs * sigmas[:, None] + t_starts[:, None]
     """
     assert findings(code) == []
+
+
+def test_fixed_precision_regions_and_what_only_they_call_are_float32_by_design() -> None:
+    """Depth Anything 3 runs its camera heads under `autocast(enabled=False)`: a factory there,
+    or in a method called only from there, meets float32 values on purpose."""
+    code = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.backbone = nn.Linear(4, 4)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            feats = self.backbone(x)
+            with torch.autocast(device_type=x.device.type, enabled=False):
+                focal = self._pose(feats)
+                scale = feats + torch.ones(4, device=x.device)
+            return feats + torch.zeros(4, device=x.device) + focal + scale
+
+        def _pose(self, feats: torch.Tensor) -> torch.Tensor:
+            return torch.eye(4, device=feats.device) * feats[..., None]
+    """
+    assert findings(code) == [("DTL001", 14, 24)]

@@ -289,3 +289,24 @@ def test_numpy_camera_inverse_and_camera_object_attribute() -> None:
     after = fixed(code)
     assert "torch.inverse(K).to(pix.dtype).T" in after
     assert "self.camera.K.to(pts.dtype).T" in after
+
+
+def test_numpy_code_in_a_file_that_imports_torch_is_not_torch() -> None:
+    """Depth Anything 3's pose alignment: `r @ Ri` on NumPy arrays. `.copy()` is NumPy's, and
+    `@`/`.T` alone prove nothing where NumPy is imported; a `.to()` fix would raise there."""
+    code = """
+    import numpy as np
+    import torch
+
+    def apply_sim3(poses, r, t, s):
+        out = poses.copy()
+        out[:, :3, :3] = r @ poses[:, :3, :3]
+        return out
+
+    def transform_points(points, rot, trans, scale):
+        return scale * (points @ rot.T) + trans
+
+    def project(points, K):
+        return torch.einsum("ij,nj->ni", K, points)
+    """
+    assert findings(code) == [("DTL002", 13, 38)]

@@ -202,8 +202,11 @@ class CallEvaluation:
             (a, v)
             for a, v in args
             if (v.flags & TENSORISH or v.tracked or v.items)
-            and id(a) not in masks
-            and not (isinstance(a, ast.Name) and is_integer_name(a.id))
+            and (
+                # A mask is no data to meet, unless filled with floats to be added to scores.
+                any(record.additive_mask for record in v.factories)
+                or (id(a) not in masks and not (isinstance(a, ast.Name) and is_integer_name(a.id)))
+            )
         ]
         self.meet([*positional, (None, Value(ACT))], node, "module")
         fixed = [v for _, v in positional if v.flags & FIXED and not v.is_act]
@@ -354,6 +357,15 @@ class CallEvaluation:
             receiver = replace(receiver, flags=receiver.flags & ~ONE_DIM)  # may reshape it
         if name in FIXED_CAST_METHODS:
             return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[name])
+        if (
+            name in ("masked_fill", "masked_fill_")
+            and len(node.args) > 1
+            and _float_constant(node.args[1])
+        ):
+            # `mask.masked_fill(mask != 0, -100.0)`: an additive attention mask, added to the
+            # scores wherever it is passed (Swin's shifted windows), not a 0/1 mask.
+            for record in receiver.factories:
+                record.additive_mask = True
         if name in INT_METHODS:
             return Value(INT)
         if name in BOOL_METHODS:
@@ -530,3 +542,14 @@ def _item_value(role: str | None, name: str, result: Value) -> Value:
     if role == "act":
         return Value(ACT)
     return element_of(result) if result.flags & ACT else EMPTY
+
+
+def _float_constant(node: ast.AST) -> bool:
+    """`-100.0`, `float("-inf")`, `-math.inf`, `torch.finfo(x.dtype).min`: a float fill value."""
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id == "float"
+    return isinstance(node, ast.Attribute) and node.attr in ("inf", "min", "max")

@@ -157,6 +157,9 @@ class FactoryCall:
     int_literal_vector: bool = False
     largest_literal: int = 0  # of an int-literal vector: 256 and below are exact in bf16
     literal_count: int = 0  # how many literals the vector has
+    #: filled with a float (`masked_fill(m, -100.0)`): an additive attention mask, which meets the
+    #: scores it is added to even when passed as `mask=`
+    additive_mask: bool = False
     #: a 1-D result (`linspace`, `arange`, `zeros(n)`): its elements are 0-dim scalars
     one_dim: bool = False
     #: factories this one meets in an op that needs one dtype (`buf.scatter_add_(1, i, src)`):

@@ -592,3 +592,31 @@ def test_fixed_precision_regions_and_what_only_they_call_are_float32_by_design()
             return torch.eye(4, device=feats.device) * feats[..., None]
     """
     assert findings(code) == [("DTL001", 14, 24)]
+
+
+def test_an_additive_attention_mask_passed_as_mask_meets_the_scores() -> None:
+    """mmpose's Swin: the shifted-window mask is float32 zeros filled with -100.0 and passed as
+    `mask=`; the window attention adds it to bf16 scores (and `attn @ v` then raises). A 0/1
+    mask passed the same way is no data to meet."""
+    code = """
+    import torch
+    from torch import nn
+
+    class ShiftWindowMSA(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w_msa = nn.TransformerEncoderLayer(8, 2)
+
+        def forward(self, query, hw_shape):
+            H, W = hw_shape
+            img_mask = torch.zeros((1, H, W, 1), device=query.device)
+            attn_mask = img_mask.unsqueeze(1) - img_mask.unsqueeze(2)
+            attn_mask = attn_mask.masked_fill(attn_mask != 0, float(-100.0))
+            keep = torch.ones((1, H * W), device=query.device)
+            return self.w_msa(query, src_mask=attn_mask, src_key_padding_mask=keep)
+    """
+    assert findings(code) == [("DTL001", 11, 20)]
+    assert fixed(code) == dedent(code).replace(
+        "torch.zeros((1, H, W, 1), device=query.device)",
+        "torch.zeros((1, H, W, 1), device=query.device, dtype=query.dtype)",
+    )

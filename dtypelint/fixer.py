@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from dtypelint import interrupts
 from dtypelint.config import Config
 from dtypelint.diagnostics import Applicability, Diagnostic
-from dtypelint.linter import RuleClasses, default_rules, lint_source
+from dtypelint.linter import RuleClasses, default_rules, lint_source, parse_source
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
@@ -213,7 +213,9 @@ def fix_linted(
         if not fixable:
             break
         new_source, applied = apply_fixes(result.source, fixable, unsafe)
-        if parse_error(new_source) is not None:
+        tree = parse_source(new_source, filename)  # parsed once: to check it, then to lint it
+        if isinstance(tree, SyntaxError):
+            tree = None
             new_source, applied = _without_breaking_fixes(
                 result, applied, unsafe, refused, filename
             )
@@ -222,7 +224,7 @@ def fix_linted(
         result.applied.extend(applied)
         result.rounds += 1
         result.source = new_source
-        result.remaining = lint_source(new_source, filename, config, rules, project)
+        result.remaining = lint_source(new_source, filename, config, rules, project, tree=tree)
     return result
 
 

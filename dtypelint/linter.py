@@ -236,15 +236,19 @@ def lint_source(
     config: Config | None = None,
     rules: RuleClasses | None = None,
     project: ProjectContext | None = None,
+    *,
+    tree: ast.Module | None = None,
 ) -> list[Diagnostic]:
     """Every finding in `source`, sorted by position then code; `# noqa` already applied.
 
-    `project` carries the project's function summaries in and this file's exports out.
+    `project` carries the project's function summaries in and this file's exports out. `tree`:
+    `source` already parsed (the fixer parses each fixed text once, to check it and to lint it).
     """
     config = config if config is not None else Config()
     rules = default_rules() if rules is None else rules
     text = SourceText(source)
-    tree = parse_source(source, filename)
+    if tree is None:
+        tree = parse_source(source, filename)
     if isinstance(tree, SyntaxError):
         from dtypelint.newer_syntax import newer_syntax_diagnostic
 

@@ -283,8 +283,8 @@ def run_check(options: CheckOptions) -> int:
         return _add_noqa(outcomes, paths, log)
     report = make_report(options, config, outcomes)
     with report_stream(options) as stream:
-        emit(options, config, report, stream)
-    print_problems(outcomes, log)
+        report = emit(options, config, report, stream)
+    print_problems(report.outcomes, log)
     return exit_code(options, report)
 
 
@@ -322,36 +322,51 @@ def report_stream(options: CheckOptions) -> Iterator[TextIO]:
     stream.flush()
 
 
-def emit(options: CheckOptions, config: Config, report: Any, stream: TextIO) -> None:
-    from dtypelint import reporters
+def emit(options: CheckOptions, config: Config, report: Any, stream: TextIO) -> Any:
+    """Write the diffs or the fixed code (standard input), then the report.
 
-    text_format = config.output_format in TEXT_FORMATS
+    Returns the report as written: a file whose findings could not be rendered is replaced by
+    its DTL901 finding (see `cli_report`), which the exit code and the error lines then count.
+    """
+    from dtypelint.cli_report import write_isolated
+
     if options.diff:
         for outcome in report.outcomes:
             if outcome.diff:  # like ruff: each file's diff, then a blank line
                 sys.stdout.write(outcome.diff + "\n")
         sys.stdout.flush()
-        if text_format and not options.silent:
-            reporters.report_fix_only(report, stream, applied=False)
-        return
-    if options.reading_stdin and options.fix_in_place:
+    elif options.reading_stdin and options.fix_in_place:
         output = getattr(report.outcomes[0], "output", None)
         if output:  # the input's bytes, or the fixed code in the input's encoding
             write_stdout_bytes(output)
     if options.silent:
+        return report
+    return write_isolated(
+        lambda shown, out: render_report(options, config, shown, out), report, stream
+    )
+
+
+def render_report(options: CheckOptions, config: Config, report: Any, out: TextIO) -> None:
+    """The report in the chosen format (what `emit` writes after the code or diffs)."""
+    from dtypelint import reporters
+
+    text_format = config.output_format in TEXT_FORMATS
+    if options.diff:
+        if text_format:
+            reporters.report_fix_only(report, out, applied=False)
         return
     if options.fix_only_mode:
         if text_format:
-            reporters.report_fix_only(report, stream)
+            reporters.report_fix_only(report, out)
         return
     if options.statistics:
         json_format = config.output_format == "json"
         statistics = (
             reporters.report_statistics_json if json_format else reporters.report_statistics
         )
-        statistics(report, stream)
+        statistics(report, out)
         return
-    reporters.REPORTERS[config.output_format](report, stream)
+    reporters.REPORTERS[config.output_format](report, out)
 
 
 def exit_code(options: CheckOptions, report: Any) -> int:

@@ -167,10 +167,13 @@ def describe(exc: BaseException) -> str:
 def internal_error_diagnostic(filename: str, exc: BaseException, stage: str) -> Diagnostic:
     start = Location(1, 1)
     where = _rule_in(exc)
+    consequence = {
+        "fixing": "the file was left unchanged",
+        "reporting": "its findings are not shown",
+    }.get(stage, "the file was not checked")
     message = (
-        f"Internal error while {stage} this file{where}: {describe(exc)}; the file was "
-        f"{'left unchanged' if stage == 'fixing' else 'not checked'} (please report it at "
-        f"{ISSUES_URL})"
+        f"Internal error while {stage} this file{where}: {describe(exc)}; {consequence} "
+        f"(please report it at {ISSUES_URL})"
     )
     return Diagnostic(INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, message, filename, start, start)
 

@@ -19,8 +19,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any
 
@@ -29,6 +30,38 @@ from dtypelint import interrupts
 #: How long stopped workers get to finish the replacement they are in, before SIGKILL.
 STOP_GRACE_SECONDS = 1.0
 _PR_SET_PDEATHSIG = 1
+_MISSING = object()
+
+
+class WorkerDied(RuntimeError):
+    """The worker process checking a file died (a signal, the system's out-of-memory killer)."""
+
+
+def _crashed(item: tuple[Any, ...], exitcode: int | None, initargs: tuple[Any, ...]) -> Any:
+    """The engine's outcome for a file whose worker died while checking it alone: DTL901."""
+    from dtypelint.engine import RunOptions
+    from dtypelint.isolation import internal_error
+
+    filename = item[0][1] if len(item) == 1 and isinstance(item[0], tuple) else str(item[0])
+    if exitcode is not None and exitcode < 0:
+        try:
+            cause = f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            cause = f"killed by signal {-exitcode}"
+        if exitcode == -getattr(signal, "SIGKILL", 9):
+            cause += ", perhaps by the system for lack of memory"
+    else:
+        cause = f"exit code {exitcode}"
+    config, options = (*initargs, None, None)[:2]
+    from dtypelint.config import Config
+
+    error = WorkerDied(f"the worker process checking this file died ({cause})")
+    return internal_error(
+        filename,
+        error,
+        config if isinstance(config, Config) else Config(),
+        options if isinstance(options, RunOptions) else RunOptions(),
+    )
 
 
 def _die_with_parent(parent: int) -> None:
@@ -83,7 +116,12 @@ def _setup_worker(
 
 
 class WorkerPool(ProcessPoolExecutor):
-    """A ProcessPoolExecutor for the engine's files (see the module's doc)."""
+    """A ProcessPoolExecutor for the engine's files (see the module's doc).
+
+    `map` survives a worker that dies (killed by the system for memory, a crash in a C
+    extension): the files whose results were lost are checked again in fresh workers, the ones
+    in flight one at a time, and the file whose worker dies alone is reported as DTL901.
+    """
 
     def __init__(
         self,
@@ -98,6 +136,72 @@ class WorkerPool(ProcessPoolExecutor):
             initializer=_setup_worker,
             initargs=(os.getpid(), initializer, initargs),
         )
+        self._settings = (max_workers, mp_context, initializer, initargs)
+
+    def map(  # type: ignore[override]
+        self,
+        fn: Callable[..., Any],
+        *iterables: Iterable[Any],
+        timeout: float | None = None,
+        chunksize: int = 1,
+    ) -> Iterator[Any]:
+        items = list(zip(*iterables))
+        results: list[Any] = [_MISSING] * len(items)
+        try:
+            for index, result in enumerate(
+                super().map(fn, *zip(*items), timeout=timeout, chunksize=chunksize)
+            ):
+                results[index] = result
+        except BrokenProcessPool:
+            self.stop()
+            self._recover(fn, items, results)
+        return iter(results)
+
+    def _fresh(self, workers: int | None = None) -> WorkerPool:
+        max_workers, mp_context, initializer, initargs = self._settings
+        return WorkerPool(workers or max_workers, mp_context, initializer, initargs)
+
+    def _recover(
+        self, fn: Callable[..., Any], items: list[tuple[Any, ...]], results: list[Any]
+    ) -> None:
+        """Redo what a dead worker lost. Each round first runs the earliest unfinished items (the
+        suspects: the pool works in order) alone, then the rest together."""
+        suspects_per_round = (self._settings[0] or 1) + 1
+        while True:
+            pending = [index for index, result in enumerate(results) if result is _MISSING]
+            if not pending:
+                return
+            for index in pending[:suspects_per_round]:
+                results[index] = self._alone(fn, items[index])
+            rest = pending[suspects_per_round:]
+            if not rest:
+                return
+            pool = self._fresh()
+            try:
+                futures = [(index, pool.submit(fn, *items[index])) for index in rest]
+                for index, future in futures:
+                    results[index] = future.result()
+            except BrokenProcessPool:
+                pool.stop()
+                continue
+            pool.shutdown()
+            return
+
+    def _alone(self, fn: Callable[..., Any], item: tuple[Any, ...]) -> Any:
+        pool = self._fresh(1)
+        try:
+            future = pool.submit(fn, *item)
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                codes = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
+                return _crashed(item, codes[0] if codes else None, self._settings[3])
+        except BaseException:
+            pool.stop()
+            raise
+        pool.shutdown()
+        return result
 
     def __exit__(
         self,

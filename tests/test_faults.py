@@ -168,6 +168,34 @@ def test_one_failing_file_does_not_sink_the_run(
         assert (FIXED_CALL in text) == (index != 13)
 
 
+@needs_posix
+def test_a_worker_killed_on_one_file_loses_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that dies (the system's out-of-memory killer, a crash in C code) while checking a
+    file: that file is DTL901, every other file's results are there."""
+    for index in range(24):
+        (tmp_path / f"m{index:02}.py").write_text(module(1))
+    main_process = os.getpid()
+
+    import dtypelint.analysis
+
+    real = dtypelint.analysis.ModuleAnalysis
+
+    def analysis(tree: object, source: object, filename: str, *args: object) -> object:
+        if filename.endswith("m07.py") and os.getpid() != main_process:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(tree, source, filename, *args)
+
+    monkeypatch.setattr(dtypelint.analysis, "ModuleAnalysis", analysis)
+    outcomes = lint_paths(discover_files([str(tmp_path)], Config()), Config(), jobs=2)
+    codes = {Path(o.filename).name: [d.code for d in o.diagnostics] for o in outcomes}
+    assert codes.pop("m07.py") == ["DTL901"]
+    assert set(map(tuple, codes.values())) == {("DTL001",)} and len(codes) == 23
+    crashed = next(o for o in outcomes if o.filename.endswith("m07.py"))
+    assert "died (killed by SIGKILL" in crashed.diagnostics[0].message
+
+
 def test_failures_while_reading_fixing_and_reporting_are_findings_on_their_file(
     in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -50,8 +50,10 @@ def _crashed(item: tuple[Any, ...], exitcode: int | None, initargs: tuple[Any, .
             cause = f"killed by signal {-exitcode}"
         if exitcode == -getattr(signal, "SIGKILL", 9):
             cause += ", perhaps by the system for lack of memory"
-    else:
+    elif exitcode is not None:
         cause = f"exit code {exitcode}"
+    else:
+        cause = "it stopped without a result"
     config, options = (*initargs, None, None)[:2]
     from dtypelint.config import Config
 
@@ -195,6 +197,9 @@ class WorkerPool(ProcessPoolExecutor):
             try:
                 result = future.result()
             except BrokenProcessPool:
+                for process in processes:
+                    with contextlib.suppress(Exception):
+                        process.join(STOP_GRACE_SECONDS)
                 codes = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
                 return _crashed(item, codes[0] if codes else None, self._settings[3])
         except BaseException:

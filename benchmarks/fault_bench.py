@@ -23,13 +23,13 @@ import tempfile
 import time
 from pathlib import Path
 
-HAZARD_FUNCTION = '''
+HAZARD_FUNCTION = """
 
 def project_{index}(points: torch.Tensor, scale: float) -> torch.Tensor:
     ones = torch.ones(points.shape[0], 1, device=points.device)
     homo = torch.cat([points, ones], dim=-1)
     return homo * scale
-'''
+"""
 
 
 def generate_hazards(path: Path, size: int) -> int:
@@ -103,9 +103,7 @@ def main() -> int:
             count = GENERATORS[kind](path, int(options.size_mb * 1024 * 1024))
             size = path.stat().st_size / (1024 * 1024)
             print(f"{path.name}: {size:.1f} MB, {count} hazards", flush=True)
-            check = run(
-                ["check", "--statistics", "--exit-zero", "--isolated", path.name], folder
-            )
+            check = run(["check", "--statistics", "--exit-zero", "--isolated", path.name], folder)
             print(f"  check: {check}", flush=True)
             failed |= check["exit"] != 0
             if not options.no_fix:

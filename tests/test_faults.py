@@ -193,7 +193,9 @@ def test_a_worker_killed_on_one_file_loses_nothing_else(
     assert codes.pop("m07.py") == ["DTL901"]
     assert set(map(tuple, codes.values())) == {("DTL001",)} and len(codes) == 23
     crashed = next(o for o in outcomes if o.filename.endswith("m07.py"))
-    assert "died (killed by SIGKILL" in crashed.diagnostics[0].message
+    # The exit status is named when it could be read (`killed by SIGKILL, perhaps by the system
+    # for lack of memory`); another thread of the pool may reap the process first.
+    assert "the worker process checking this file died" in crashed.diagnostics[0].message
 
 
 def test_failures_while_reading_fixing_and_reporting_are_findings_on_their_file(

@@ -360,7 +360,8 @@ def _artifact_location(filename: str, base: Path) -> dict[str, str]:
     relative = _relative_to(filename, base)
     if relative is None:  # outside the source root: an absolute file URI
         return {"uri": Path(os.path.abspath(filename)).as_uri()}
-    return {"uri": urllib.parse.quote(relative), "uriBaseId": SRCROOT}
+    # The file system's bytes: a name that is not UTF-8 (surrogate escapes) is %-quoted too.
+    return {"uri": urllib.parse.quote(os.fsencode(relative)), "uriBaseId": SRCROOT}
 
 
 def _region(start: Location, end: Location) -> dict[str, int]:

@@ -311,6 +311,22 @@ def test_special_files_named_explicitly_are_skipped_with_a_finding(odd_tree: Pat
     assert sum("DTL001" in line for line in lines) == 1
 
 
+@needs_posix
+@pytest.mark.parametrize("output_format", ["full", "json", "sarif", "junit", "github"])
+def test_file_names_that_are_not_utf8_are_reported_and_fixed(
+    tmp_path: Path, output_format: str
+) -> None:
+    try:
+        with open(os.path.join(os.fsencode(tmp_path), b"caf\xe9.py"), "w") as handle:
+            handle.write(module(1))
+    except OSError:
+        pytest.skip("the file system refuses names that are not UTF-8")
+    result = dtl("--isolated", "--output-format", output_format, ".", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (1, b"")
+    fixed = dtl("--isolated", "--fix", ".", cwd=tmp_path)
+    assert (fixed.returncode, fixed.stderr) == (0, b"")
+
+
 def test_max_file_size(tmp_path: Path) -> None:
     (tmp_path / "big.py").write_text(module(3))  # about 600 bytes
     (tmp_path / "small.py").write_text(module(1))

@@ -20,7 +20,7 @@ import click
 
 from dtypelint.config import Config, config_start, load_config, parse_inline_setting
 from dtypelint.engine import FileOutcome, discover_named_files, lint_paths
-from dtypelint.streams import write_stdout_bytes
+from dtypelint.streams import StreamError, describe_os_error, write_stdout_bytes
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 STDIN = "-"
@@ -313,8 +313,13 @@ def report_stream(options: CheckOptions) -> Iterator[TextIO]:
             raise click.UsageError(
                 f"--output-file {path}: cannot write: {exc.strerror or exc}"
             ) from None
-        with stream:
-            yield stream
+        try:
+            with stream:
+                yield stream
+        except OSError as exc:  # a full disk, /dev/full
+            raise StreamError(
+                f"--output-file {path}: cannot write: {describe_os_error(exc)}"
+            ) from None
         return
     code_on_stdout = options.reading_stdin and (options.fix_in_place or options.diff)
     stream = sys.stderr if code_on_stdout else sys.stdout

@@ -166,8 +166,10 @@ def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
 
 def load_baseline(path: Path) -> Baseline:
     where = f"baseline {path}"
+    from dtypelint.files import read_bytes
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_bytes(Path(path), None).decode("utf-8")  # never waits on a FIFO
     except OSError as exc:
         raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -610,6 +610,23 @@ def test_a_full_standard_output_is_one_line(tmp_path: Path, args: list[str]) -> 
     )
 
 
+@needs_posix
+def test_a_full_output_file_and_a_fifo_baseline_are_one_line(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(module(1))
+    if Path("/dev/full").exists():
+        result = dtl("--isolated", "-o", "/dev/full", "m.py", cwd=tmp_path)
+        assert (result.returncode, result.stderr) == (
+            2,
+            b"error: --output-file /dev/full: cannot write: No space left on device (os error 28)\n",
+        )
+    os.mkfifo(tmp_path / "baseline.json")
+    result = dtl("--isolated", "--baseline", "baseline.json", "m.py", cwd=tmp_path, timeout=30)
+    assert (result.returncode, result.stderr) == (
+        2,
+        b"error: baseline baseline.json: cannot read: Not a regular file (a FIFO); skipped\n",
+    )
+
+
 # --- 5. linear cost ------------------------------------------------------------------------------
 
 

@@ -20,7 +20,6 @@ _KINDS = (
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a directory"),
 )
 
 
@@ -72,6 +71,8 @@ def read_bytes(path: Path, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> byte
         status = os.stat(path)
     except OSError as exc:
         raise _broken_link(path, exc) from None
+    if stat.S_ISDIR(status.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
     if not stat.S_ISREG(status.st_mode):
         raise SkippedFile(f"Not a regular file ({_kind(status.st_mode)}); skipped")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)

@@ -412,14 +412,22 @@ def _write_baseline(path: Path, outcomes: Sequence[FileOutcome], log: Log) -> in
 def _add_noqa(outcomes: Sequence[FileOutcome], paths: dict[str, Path], log: Log) -> int:
     from dtypelint import gate
 
+    from dtypelint.rules import ENGINE_CODES, INTERNAL_ERROR_CODE, IO_ERROR_CODE
+
     added, failed = 0, False
     for outcome in outcomes:
-        if not outcome.diagnostics:
+        # DTL000 and DTL9xx take no noqa comment; a file not read or not checked is an error.
+        for diagnostic in outcome.diagnostics:
+            if diagnostic.code in (IO_ERROR_CODE, INTERNAL_ERROR_CODE) and not outcome.errors:
+                log.error(f"{outcome.filename}: {diagnostic.message}")
+                failed = True
+        silenceable = [d for d in outcome.diagnostics if d.code not in ENGINE_CODES]
+        if not silenceable:
             continue
         try:
             result = gate.add_noqa(
                 paths.get(outcome.filename, Path(outcome.filename)),
-                outcome.diagnostics,
+                silenceable,
                 outcome.filename,
             )
         except gate.GateError as exc:

@@ -327,6 +327,19 @@ def test_file_names_that_are_not_utf8_are_reported_and_fixed(
     assert (fixed.returncode, fixed.stderr) == (0, b"")
 
 
+@needs_posix
+def test_add_noqa_passes_over_what_it_cannot_read(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo.py")
+    (tmp_path / "m.py").write_text(module(1))
+    result = dtl("--isolated", "--add-noqa", "fifo.py", "m.py", cwd=tmp_path, timeout=30)
+    assert result.returncode == 2  # a file that was not read is never a pass
+    assert result.stderr.decode().splitlines() == [
+        "error: fifo.py: Not a regular file (a FIFO); skipped",
+        "Added 1 noqa directive.",
+    ]
+    assert "# noqa: DTL001" in (tmp_path / "m.py").read_text()
+
+
 def test_max_file_size(tmp_path: Path) -> None:
     (tmp_path / "big.py").write_text(module(3))  # about 600 bytes
     (tmp_path / "small.py").write_text(module(1))

@@ -411,7 +411,6 @@ def _write_baseline(path: Path, outcomes: Sequence[FileOutcome], log: Log) -> in
 
 def _add_noqa(outcomes: Sequence[FileOutcome], paths: dict[str, Path], log: Log) -> int:
     from dtypelint import gate
-
     from dtypelint.rules import ENGINE_CODES, INTERNAL_ERROR_CODE, IO_ERROR_CODE
 
     added, failed = 0, False

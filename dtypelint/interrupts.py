@@ -112,8 +112,7 @@ def _unblock(previous: set[int]) -> None:
 def enter_worker_mode() -> None:
     """In a worker process: default (immediate) signal actions, writes guarded by masks."""
     global _worker_mode
-    _worker_mode = True
-    _stopping.clear()
+    _worker_mode = True  # `_stopping` is inherited: a worker forked while stopping never writes
     for signum in STOP_SIGNALS:
         with contextlib.suppress(OSError, ValueError):
             signal.signal(signum, signal.SIG_DFL)
@@ -138,7 +137,29 @@ def masked_while(thread_runs: bool = True) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def unmask_in_this_thread() -> None:
-    """The file's thread, in a worker: receive the stop signals (the caller blocks them)."""
-    if _worker_mode and _CAN_MASK:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+def configure_file_thread() -> None:
+    """At the start of a file's thread.
+
+    In a worker: receive the stop signals (the caller blocks them), so that the worker dies at
+    once unless it is replacing a file. In the main process: block them, so that the kernel
+    delivers them to the main thread, whose wait for this thread they interrupt at once (a
+    signal caught by another thread would only be seen when that wait ends).
+    """
+    if not _CAN_MASK:
+        return
+    how = signal.SIG_UNBLOCK if _worker_mode else signal.SIG_BLOCK
+    signal.pthread_sigmask(how, STOP_SIGNALS)
+
+
+@contextlib.contextmanager
+def blocked_for_new_threads() -> Iterator[None]:
+    """Threads started inside inherit blocked stop signals (a process pool's helper threads),
+    so that the signals go to the main thread, whose waits they interrupt."""
+    if not _CAN_MASK or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -83,7 +83,7 @@ def run_deep(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     def target() -> None:
         _local.deep = True
         try:
-            interrupts.unmask_in_this_thread()
+            interrupts.configure_file_thread()
             outcome["value"] = function(*args, **kwargs)
         except BaseException as exc:  # carried to the caller, whatever it is
             outcome["error"] = exc

@@ -33,6 +33,22 @@ _PR_SET_PDEATHSIG = 1
 _MISSING = object()
 
 
+def _raise_if_interrupted(processes: list[Any]) -> None:
+    """Workers stopped by SIGINT (Ctrl-C reaches the whole process group), or a run that is
+    stopping, mean an interrupt, not a file that killed its worker: stop, never redo files.
+
+    (SIGTERM exit codes prove nothing: the pool itself terminates the other workers when one
+    dies. A SIGTERM sent to the whole group reaches this process too, and raises here.)
+    """
+    time.sleep(0.2)  # a signal on its way to this process is handled here, and raises
+    codes = set()
+    for process in processes:
+        with contextlib.suppress(Exception):
+            codes.add(process.exitcode)
+    if interrupts.stopping() or -getattr(signal, "SIGINT", 2) in codes:
+        raise KeyboardInterrupt()
+
+
 class WorkerDied(RuntimeError):
     """The worker process checking a file died (a signal, the system's out-of-memory killer)."""
 
@@ -140,6 +156,11 @@ class WorkerPool(ProcessPoolExecutor):
         )
         self._settings = (max_workers, mp_context, initializer, initargs)
 
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        # The pool's helper threads start in the first submit: with the stop signals blocked.
+        with interrupts.blocked_for_new_threads():
+            return super().submit(fn, *args, **kwargs)
+
     def map(  # type: ignore[override]
         self,
         fn: Callable[..., Any],
@@ -155,7 +176,9 @@ class WorkerPool(ProcessPoolExecutor):
             ):
                 results[index] = result
         except BrokenProcessPool:
+            processes = list((getattr(self, "_processes", None) or {}).values())
             self.stop()
+            _raise_if_interrupted(processes)
             self._recover(fn, items, results)
         return iter(results)
 
@@ -184,7 +207,9 @@ class WorkerPool(ProcessPoolExecutor):
                 for index, future in futures:
                     results[index] = future.result()
             except BrokenProcessPool:
+                processes = list((getattr(pool, "_processes", None) or {}).values())
                 pool.stop()
+                _raise_if_interrupted(processes)
                 continue
             pool.shutdown()
             return

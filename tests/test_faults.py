@@ -414,7 +414,13 @@ def _marked_processes(marker: str) -> list[int]:
 
 
 def _interrupt(
-    tree: Path, expected: dict[str, str], work: Path, jobs: str, signum: int, delay: float
+    tree: Path,
+    expected: dict[str, str],
+    work: Path,
+    jobs: str,
+    signum: int,
+    delay: float,
+    group: bool = False,
 ) -> None:
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(tree, work)
@@ -426,6 +432,7 @@ def _interrupt(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, marker.split("=")[0]: marker.split("=")[1]},
+        start_new_session=group,
     )
     assert process.stderr is not None
     # Signal once the run is under way (files found), at a random moment of its work.
@@ -437,7 +444,10 @@ def _interrupt(
     time.sleep(delay)
     assert process.poll() is None, "the run ended before the signal: make the tree larger"
     sent = time.time()
-    process.send_signal(signum)
+    if group:  # Ctrl-C in a terminal: the whole process group, workers included
+        os.killpg(process.pid, signum)
+    else:  # `timeout`, a CI runner: the main process only
+        process.send_signal(signum)
     try:
         process.wait(timeout=5)
     finally:
@@ -479,8 +489,9 @@ def _interrupt(
         ("2", signal.SIGINT),
         ("2", signal.SIGTERM),
         ("2", signal.SIGKILL),
+        ("2g", signal.SIGINT),
     ],
-    ids=["j1-int", "j1-term", "j2-int", "j2-term", "j2-kill"],
+    ids=["j1-int", "j1-term", "j2-int", "j2-term", "j2-kill", "j2-group-int"],
 )
 def test_interrupts_stop_the_run_cleanly(
     interrupt_tree: tuple[Path, dict[str, str], float], tmp_path: Path, jobs: str, signum: int
@@ -492,7 +503,8 @@ def test_interrupts_stop_the_run_cleanly(
     # Within the run's work: after start-up (about a third of an uninterrupted run), before its end.
     delay = random.Random(seed).uniform(0.0, 0.4 * seconds)
     print(f"DTYPELINT_INTERRUPT_SEED={seed} (signal after {delay:.2f} s)")
-    _interrupt(tree, expected, tmp_path / "work", jobs, signum, delay)
+    group = jobs.endswith("g")
+    _interrupt(tree, expected, tmp_path / "work", jobs.rstrip("g"), signum, delay, group)
 
 
 def test_the_temporary_file_is_removed_on_any_exception(

@@ -11,6 +11,7 @@ import contextlib
 import os
 import re
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -242,7 +243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             streams.flush_standard_streams()
         except OSError as exc:
             code = _stream_failed(exc, discard=argv is None)
-    if argv is None and code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+    if (
+        argv is None
+        and code in (EXIT_INTERRUPTED, EXIT_TERMINATED)
+        and threading.active_count() > 1
+    ):
         # Interrupted from the command line: leave now, without waiting for a file's thread
         # still deep in a parse (its writes are already stopped) or for pool bookkeeping.
         with contextlib.suppress(Exception):

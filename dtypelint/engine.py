@@ -461,16 +461,11 @@ def _unreadable(filename: str, exc: OSError, config: Config, options: RunOptions
 
 
 def unified_diff(before: str, after: str, filename: str) -> str:
-    import difflib
+    from dtypelint.diffs import diff_lines  # linear on large files (difflib is not)
 
     if before == after:
         return ""
-    lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=filename,
-        tofile=filename,
-    )
+    lines = diff_lines(before.splitlines(keepends=True), after.splitlines(keepends=True), filename)
     out = []
     for line in lines:
         out.append(line)

@@ -700,6 +700,68 @@ def test_applying_fixes_grows_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
     assert counts[1] <= 4.5 * counts[0], counts
 
 
+def test_one_breaking_fix_among_thousands_costs_a_few_parses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source, findings = _insertions(2000)
+    at = findings[700].location  # this one would make `x700 = f()` into `x700 = f(1(`
+    findings[700] = Diagnostic(
+        "DTL001", "x", "m", "m.py", at, at, Fix(Applicability.SAFE, "bad", (Edit("1(", at, at),))
+    )
+    parses = 0
+    real = fixer.parse_error
+
+    def counting(text: str) -> SyntaxError | None:
+        nonlocal parses
+        parses += 1
+        return real(text)
+
+    monkeypatch.setattr(fixer, "parse_error", counting)
+    result = fixer.FixResult(source, remaining=findings)
+    kept_source, kept = fixer._without_breaking_fixes(result, findings, False, set(), "m.py")
+    assert len(kept) == 1999 and "f(1(" not in kept_source and kept_source.count("f(1)") == 1999
+    assert parses <= 2 * 11 + 2, parses  # about 2 log2(n), not n
+    assert len(result.warnings) == 1 and result.warnings[0].startswith("m.py:701:")
+
+
+def test_diffs_of_large_files_are_linear_and_apply() -> None:
+    from dtypelint import diffs
+    from dtypelint.engine import unified_diff
+
+    before = "".join(f"x{i} = torch.zeros({i})\n" for i in range(30_000))
+    after = before.replace("torch.zeros(7", "torch.zeros(7, dtype=x.dtype").replace(
+        "x29999 = torch.zeros(29999)\n", "x29999 = torch.zeros(29999)\ny = 1\n"
+    )
+    started = time.perf_counter()
+    text = unified_diff(before, after, "m.py")
+    assert time.perf_counter() - started < 5  # difflib: minutes
+    small_before, small_after = before[:2000], after[: after.index("x80 ")]
+    fast = list(diffs.diff_lines(small_before.splitlines(True), small_after.splitlines(True), "m"))
+    import difflib
+
+    slow = list(
+        difflib.unified_diff(small_before.splitlines(True), small_after.splitlines(True), "m", "m")
+    )
+    assert fast == slow  # small files: difflib itself
+    old = before.splitlines(True)
+    new: list[str] = []
+    position = 0
+    lines = text.splitlines(True)[2:]
+    for line in lines:  # apply the diff: it must give the fixed text back
+        if line.startswith("@@"):
+            start = int(line.split()[1][1:].split(",")[0]) - 1
+            new += old[position:start]
+            position = start
+        elif line.startswith(" "):
+            new.append(old[position])
+            position += 1
+        elif line.startswith("-"):
+            position += 1
+        else:
+            new.append(line[1:])
+    assert "".join(new + old[position:]) == after
+
+
 def test_overlapping_and_identical_fixes_are_still_sorted_out() -> None:
     source = "abcdef\n"
     at = Location(1, 2)

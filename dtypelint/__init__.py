@@ -35,10 +35,14 @@ __all__ = [
 def lint_source(
     source: str, filename: str = "<stdin>", config: Config | None = None
 ) -> list[Diagnostic]:
-    """Every finding in `source` (settings from `config`, default: all rules), sorted."""
-    from dtypelint.engine import lint_source as lint
+    """Every finding in `source` (settings from `config`, default: all rules), sorted.
 
-    return lint(source, filename, config)
+    Runs with a deep stack (`dtypelint.isolation`): deeply nested code is analysed too.
+    """
+    from dtypelint.engine import lint_source as lint
+    from dtypelint.isolation import run_deep
+
+    return run_deep(lint, source, filename, config)
 
 
 def fix_source(
@@ -46,8 +50,9 @@ def fix_source(
 ) -> FixResult:
     """Apply the fixes (unsafe ones too with `unsafe=True`) until the source is stable."""
     from dtypelint.fixer import fix_source as fix
+    from dtypelint.isolation import run_deep
 
-    return fix(source, filename, config, unsafe)
+    return run_deep(fix, source, filename, config, unsafe)
 
 
 def __getattr__(name: str) -> object:

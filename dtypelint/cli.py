@@ -7,15 +7,17 @@ Commands and options are ruff's where ruff has the same thing (see README, "For 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import click
 
-from dtypelint import __version__
+from dtypelint import __version__, streams
 from dtypelint.cli_check import CheckOptions, run_check
 from dtypelint.cli_commands import config, help_command, rule, version
 from dtypelint.cli_options import (
@@ -30,8 +32,14 @@ from dtypelint.cli_options import (
     write_sections,
 )
 from dtypelint.config import ConfigError
+from dtypelint.interrupts import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    exit_code_for,
+    handling_signals,
+)
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 HELP_OPTIONS = ("-h", "--help")
 VERSION_OPTIONS = ("-V", "--version")
 #: What a mistyped command looks like (a path would have a `/` or a `.`).
@@ -195,8 +203,8 @@ def _check(**values: Any) -> int:
     """Check PATHs (files or folders; default `.`) for dtype hazards."""
     try:
         return run_check(CheckOptions.from_click(values))
-    except KeyboardInterrupt:  # Ctrl-C (ends --watch): the conventional 130, no message
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # Ctrl-C (ends --watch) 130, SIGTERM 143; no message
+        return exit_code_for(exc)
 
 
 check = cli.command(
@@ -222,13 +230,52 @@ def _one_line(message: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit code (the console script passes it to sys.exit)."""
+    """Entry point; returns the exit code (the console script passes it to sys.exit).
+
+    SIGINT and SIGTERM stop the run cleanly (exit 130 and 143, see `dtypelint.interrupts`); a
+    standard stream that is closed or full is one `error:` line and exit 2.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
+    streams.prepare()
+    with handling_signals():
+        code = _main(args)
+        try:
+            streams.flush_standard_streams()
+        except OSError as exc:
+            code = _stream_failed(exc, discard=argv is None)
+    if (
+        argv is None
+        and code in (EXIT_INTERRUPTED, EXIT_TERMINATED)
+        and threading.active_count() > 1
+    ):
+        # Interrupted from the command line: leave now, without waiting for a file's thread
+        # still deep in a parse (its writes are already stopped) or for pool bookkeeping.
+        with contextlib.suppress(Exception):
+            streams.flush_standard_streams()
+        os._exit(code)
+    return code
+
+
+def _stream_failed(exc: OSError, *, discard: bool) -> int:
+    """Standard output could not be written (a full disk, a closed descriptor)."""
+    if discard:
+        streams.discard_standard_output()
+    with contextlib.suppress(Exception):
+        click.echo(
+            f"error: cannot write to standard output: {streams.describe_os_error(exc)}", err=True
+        )
+    return EXIT_ERROR
+
+
+def _main(args: list[str]) -> int:
     try:
         result = cli.main(args=args, prog_name="dtypelint", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        interrupt = exc.__context__
+        if isinstance(interrupt, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            return exit_code_for(interrupt)
         click.echo("error: aborted", err=True)
         return EXIT_ERROR
     except click.ClickException as exc:
@@ -237,17 +284,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         click.echo(f"error: {_one_line(str(exc))}", err=True)
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        return exit_code_for(exc)
     except BrokenPipeError:  # `dtypelint ... | head`: the reader left; nothing more to say
         sys.stderr.close()
         return EXIT_FINDINGS
+    except streams.StreamError as exc:
+        with contextlib.suppress(Exception):
+            click.echo(f"error: {exc}", err=True)
+        return EXIT_ERROR
     except Exception as exc:  # an internal error: one line, no traceback
         from dtypelint.gate import GateError
 
         if isinstance(exc, GateError):
             click.echo(f"error: {exc}", err=True)
             return EXIT_ERROR
+        if streams.is_stream_error(exc):
+            assert isinstance(exc, OSError)
+            return _stream_failed(exc, discard=False)
         click.echo(f"error: internal error: {type(exc).__name__}: {exc}", err=True)
         return EXIT_ERROR
     return result if isinstance(result, int) else EXIT_CLEAN

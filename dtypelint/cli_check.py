@@ -19,15 +19,8 @@ from typing import Any, TextIO
 import click
 
 from dtypelint.config import Config, config_start, load_config, parse_inline_setting
-from dtypelint.engine import (
-    DecodedSource,
-    FileOutcome,
-    RunOptions,
-    decode_source,
-    discover_named_files,
-    lint_paths,
-    process_decoded,
-)
+from dtypelint.engine import FileOutcome, discover_named_files, lint_paths
+from dtypelint.streams import StreamError, describe_os_error, write_stdout_bytes
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 STDIN = "-"
@@ -155,7 +148,12 @@ def resolve_config(options: CheckOptions, log: Log) -> Config:
         log.debug(f"Using settings from {config.config_path}")
     else:
         log.debug("No settings file found; using the defaults")
-    return config.with_overrides(
+    if options.select and not split_codes(options.select):
+        raise click.UsageError(
+            '--select "" selects no rule: name codes, prefixes or rule names '
+            "(`--select DTL001,DTL002`, `--select ALL`); to check nothing, do not run dtypelint"
+        )
+    resolved = config.with_overrides(
         select=split_codes(options.select) if options.select else None,
         ignore=split_codes(options.ignore),
         extend_select=split_codes(options.extend_select),
@@ -167,6 +165,19 @@ def resolve_config(options: CheckOptions, log: Log) -> Config:
         extend_unfixable=split_codes(options.extend_unfixable),
         ignore_noqa=options.ignore_noqa,
     )
+    _warn_if_no_rule(resolved, log)
+    return resolved
+
+
+def _warn_if_no_rule(config: Config, log: Log) -> None:
+    """A selection that leaves no rule on is said out loud, never a silent pass."""
+    from dtypelint.rules import ALL_RULES
+
+    if not {rule.code for rule in ALL_RULES} & config.selected_codes():
+        log.warning(
+            "no rule is selected (`select`, `ignore` and `extend-select` leave none): only files "
+            "that cannot be read or parsed are reported"
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,7 +221,9 @@ def lint(options: CheckOptions, config: Config, log: Log) -> tuple[list[FileOutc
     """Check (fix, diff) the files or standard input; returns the outcomes and shown -> path."""
     fix, diff = options.fix_in_place, options.diff
     if options.reading_stdin:
-        return [_check_stdin(options.stdin_filename or STDIN, config, fix, diff)], {}
+        from dtypelint.cli_stdin import check_stdin
+
+        return [check_stdin(options.stdin_filename or STDIN, config, fix, diff)], {}
     started = time.perf_counter()
     named = discover(options, config)
     log.debug(f"Identified {len(named)} files to check in {_ms(started)}")
@@ -228,19 +241,6 @@ def lint(options: CheckOptions, config: Config, log: Log) -> tuple[list[FileOutc
 
 def _ms(started: float) -> str:
     return f"{(time.perf_counter() - started) * 1000:.1f}ms"
-
-
-def _check_stdin(filename: str, config: Config, fix: bool, diff: bool) -> FileOutcome:
-    data = sys.stdin.buffer.read()
-    decoded = decode_source(data, filename)
-    outcome = process_decoded(
-        decoded, filename, config, RunOptions(fix=fix, diff=diff, unsafe=config.unsafe_fixes)
-    )
-    if fix and outcome.fixed_source is None and isinstance(decoded, DecodedSource):
-        outcome.fixed_source = decoded.text  # always echo the code back, fixed or not
-    if fix and not isinstance(decoded, DecodedSource):
-        outcome.fixed_source = data.decode("utf-8", "surrogateescape")
-    return outcome
 
 
 def filter_findings(options: CheckOptions, outcomes: list[FileOutcome]) -> None:
@@ -283,8 +283,8 @@ def run_check(options: CheckOptions) -> int:
         return _add_noqa(outcomes, paths, log)
     report = make_report(options, config, outcomes)
     with report_stream(options) as stream:
-        emit(options, config, report, stream)
-    print_problems(outcomes, log)
+        report = emit(options, config, report, stream)
+    print_problems(report.outcomes, log)
     return exit_code(options, report)
 
 
@@ -308,13 +308,18 @@ def report_stream(options: CheckOptions) -> Iterator[TextIO]:
         path = Path(options.output_file)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            stream = path.open("w", encoding="utf-8")
+            stream = path.open("w", encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             raise click.UsageError(
                 f"--output-file {path}: cannot write: {exc.strerror or exc}"
             ) from None
-        with stream:
-            yield stream
+        try:
+            with stream:
+                yield stream
+        except OSError as exc:  # a full disk, /dev/full
+            raise StreamError(
+                f"--output-file {path}: cannot write: {describe_os_error(exc)}"
+            ) from None
         return
     code_on_stdout = options.reading_stdin and (options.fix_in_place or options.diff)
     stream = sys.stderr if code_on_stdout else sys.stdout
@@ -322,35 +327,51 @@ def report_stream(options: CheckOptions) -> Iterator[TextIO]:
     stream.flush()
 
 
-def emit(options: CheckOptions, config: Config, report: Any, stream: TextIO) -> None:
-    from dtypelint import reporters
+def emit(options: CheckOptions, config: Config, report: Any, stream: TextIO) -> Any:
+    """Write the diffs or the fixed code (standard input), then the report.
 
-    text_format = config.output_format in TEXT_FORMATS
+    Returns the report as written: a file whose findings could not be rendered is replaced by
+    its DTL901 finding (see `cli_report`), which the exit code and the error lines then count.
+    """
+    from dtypelint.cli_report import write_isolated
+
     if options.diff:
         for outcome in report.outcomes:
             if outcome.diff:  # like ruff: each file's diff, then a blank line
                 sys.stdout.write(outcome.diff + "\n")
         sys.stdout.flush()
-        if text_format and not options.silent:
-            reporters.report_fix_only(report, stream, applied=False)
-        return
-    if options.reading_stdin and options.fix_in_place and report.outcomes[0].fixed_source:
-        sys.stdout.write(report.outcomes[0].fixed_source)
-        sys.stdout.flush()
+    elif options.reading_stdin and options.fix_in_place:
+        output = getattr(report.outcomes[0], "output", None)
+        if output:  # the input's bytes, or the fixed code in the input's encoding
+            write_stdout_bytes(output)
     if options.silent:
+        return report
+    return write_isolated(
+        lambda shown, out: render_report(options, config, shown, out), report, stream
+    )
+
+
+def render_report(options: CheckOptions, config: Config, report: Any, out: TextIO) -> None:
+    """The report in the chosen format (what `emit` writes after the code or diffs)."""
+    from dtypelint import reporters
+
+    text_format = config.output_format in TEXT_FORMATS
+    if options.diff:
+        if text_format:
+            reporters.report_fix_only(report, out, applied=False)
         return
     if options.fix_only_mode:
         if text_format:
-            reporters.report_fix_only(report, stream)
+            reporters.report_fix_only(report, out)
         return
     if options.statistics:
         json_format = config.output_format == "json"
         statistics = (
             reporters.report_statistics_json if json_format else reporters.report_statistics
         )
-        statistics(report, stream)
+        statistics(report, out)
         return
-    reporters.REPORTERS[config.output_format](report, stream)
+    reporters.REPORTERS[config.output_format](report, out)
 
 
 def exit_code(options: CheckOptions, report: Any) -> int:
@@ -390,15 +411,22 @@ def _write_baseline(path: Path, outcomes: Sequence[FileOutcome], log: Log) -> in
 
 def _add_noqa(outcomes: Sequence[FileOutcome], paths: dict[str, Path], log: Log) -> int:
     from dtypelint import gate
+    from dtypelint.rules import ENGINE_CODES, INTERNAL_ERROR_CODE, IO_ERROR_CODE
 
     added, failed = 0, False
     for outcome in outcomes:
-        if not outcome.diagnostics:
+        # DTL000 and DTL9xx take no noqa comment; a file not read or not checked is an error.
+        for diagnostic in outcome.diagnostics:
+            if diagnostic.code in (IO_ERROR_CODE, INTERNAL_ERROR_CODE) and not outcome.errors:
+                log.error(f"{outcome.filename}: {diagnostic.message}")
+                failed = True
+        silenceable = [d for d in outcome.diagnostics if d.code not in ENGINE_CODES]
+        if not silenceable:
             continue
         try:
             result = gate.add_noqa(
                 paths.get(outcome.filename, Path(outcome.filename)),
-                outcome.diagnostics,
+                silenceable,
                 outcome.filename,
             )
         except gate.GateError as exc:

@@ -16,6 +16,8 @@ from functools import lru_cache
 from pathlib import Path, PurePath
 from typing import Any
 
+from dtypelint.files import DEFAULT_MAX_FILE_SIZE, format_size
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
@@ -28,9 +30,10 @@ CONFIG_FILENAMES = (".dtypelint.toml", "dtypelint.toml", "pyproject.toml")
 OUTPUT_FORMATS = ("full", "concise", "json", "github", "sarif", "junit", "text")
 VERIFY_DEVICES = ("auto", "cuda", "cpu")
 VERIFY_DTYPES = ("auto", "bfloat16", "float16")
-# Always on unless explicitly ignored: a file we cannot parse (DTL000) or read (DTL900) is never
-# silently skipped because `select` lists other codes.
-_ALWAYS_SELECTED_CODES = frozenset({"DTL000", "DTL900"})
+# Always on unless explicitly ignored: a file we cannot parse (DTL000), read (DTL900), finish
+# (DTL901, an internal error) or analyse on this Python (DTL902) is never silently skipped
+# because `select` lists other codes.
+_ALWAYS_SELECTED_CODES = frozenset({"DTL000", "DTL900", "DTL901", "DTL902"})
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -60,6 +63,8 @@ class Config:
     unfixable: tuple[str, ...] = ()
     ignore_noqa: bool = False  # `--ignore-noqa`: report what noqa comments would silence
     output_format: str = "full"
+    #: Files larger than this many bytes are skipped with a DTL900 finding (None: no limit).
+    max_file_size: int | None = DEFAULT_MAX_FILE_SIZE
     verify: Mapping[str, Any] = field(default_factory=dict)
     project_root: Path | None = None
     config_path: Path | None = None
@@ -227,10 +232,25 @@ def check_selectors(selectors: Iterable[str], where: str) -> None:
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    if not close and word.upper() != word:
-        close = difflib.get_close_matches(word.upper(), list(choices), n=1, cutoff=0.5)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    options = list(choices)
+    close = _closest(word, options)
+    if close is None and word.upper() != word:
+        close = _closest(word.upper(), options)
+    return f"; did you mean `{close}`?" if close else ""
+
+
+_RARE = frozenset({"DTL901", "DTL902"})  # findings about dtypelint itself, seldom meant
+
+
+def _closest(word: str, choices: Sequence[str], cutoff: float = 0.5) -> str | None:
+    """difflib's closest match (ties: the larger name, as difflib), the engine's DTL901 and
+    DTL902 losing ties to the other codes (`DTL01` suggests DTL001, not DTL901)."""
+    scored = [
+        (difflib.SequenceMatcher(None, word, choice).ratio(), choice not in _RARE, choice)
+        for choice in choices
+    ]
+    scored = [item for item in scored if item[0] >= cutoff]
+    return max(scored)[2] if scored else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,6 +337,7 @@ _TOP_KEYS = (
     "unfixable",
     "output-format",
     "scope",
+    "max-file-size",
     "verify",
 )
 #: `scope`: where findings are reported (dtypelint/analysis/scope.py). Kept here as plain strings
@@ -348,20 +369,54 @@ def find_config_file(start: Path) -> tuple[Path | None, Path | None]:
 
 
 def _pyproject_has_section(path: Path) -> bool:
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if "dtypelint" not in text:  # cheap test before parsing
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if b"dtypelint" not in data:  # cheap test before parsing
         return False
-    return "dtypelint" in _read_toml(path).get("tool", {})
+    return "dtypelint" in _tool_table(_read_toml(path), path)
+
+
+def _tool_table(data: Mapping[str, Any], path: Path) -> Mapping[str, Any]:
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(
+            f"{path}: `tool` must be a table (`[tool.dtypelint]`), not {_toml_type(tool)}"
+        )
+    return tool
+
+
+def _toml_type(value: Any) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
+    names |= {list: "an array", dict: "a table"}
+    return names.get(type(value), "a date or time")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """A settings file's TOML; every way it can be broken is one line naming the file."""
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+            data = handle.read()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}: invalid TOML: not UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
+        ) from None
+    return parse_toml(text, str(path))
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where}: invalid TOML: {exc}") from None
+    except (RecursionError, MemoryError):
+        raise ConfigError(f"{where}: invalid TOML: nested too deeply to read") from None
 
 
 def config_start(paths: Sequence[str]) -> Path | None:
@@ -419,6 +474,8 @@ def parse_inline_setting(text: str) -> dict[str, Any]:
         raise ConfigError(
             f"--config `{text}`: neither a config file nor a `KEY = VALUE` setting ({exc})"
         ) from None
+    except (RecursionError, MemoryError):
+        raise ConfigError(f"--config `{text[:40]}...`: nested too deeply to read") from None
     if not parsed:
         raise ConfigError(f"--config `{text}`: neither a config file nor a `KEY = VALUE` setting")
     return parsed
@@ -439,13 +496,16 @@ def _settings_in(path: Path, *, explicit: bool) -> dict[str, Any]:
     data = _read_toml(path)
     if path.name != "pyproject.toml":
         return data
-    settings = data.get("tool", {}).get("dtypelint")
+    settings = _tool_table(data, path).get("dtypelint")
     if settings is None:
         if explicit:  # an explicit file without our section is surely a mistake
             raise ConfigError(f"{path}: no [tool.dtypelint] section")
         return {}
     if not isinstance(settings, dict):
-        raise ConfigError(f"{path}: `tool.dtypelint` must be a table")
+        raise ConfigError(
+            f"{path}: `tool.dtypelint` must be a table ([tool.dtypelint]), not "
+            f"{_toml_type(settings)}"
+        )
     return settings
 
 
@@ -501,6 +561,7 @@ def _build_config(
             f"{where} `output-format` must be one of {', '.join(OUTPUT_FORMATS)}"
             f"{_did_you_mean(str(output_format), OUTPUT_FORMATS)}"
         )
+    max_file_size = _max_file_size(settings, where)
     return Config(
         select=select,
         ignore=ignore,
@@ -515,10 +576,42 @@ def _build_config(
         unsafe_fixes_set="unsafe-fixes" in settings,
         unfixable=unfixable,
         output_format=output_format,
+        max_file_size=max_file_size,
         verify=_verify_settings(settings.get("verify", {}), where),
         project_root=root,
         config_path=path,
     )
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMG]i?B|B)?\s*$", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "b": 1, "kb": 1000, "kib": 1024, "mb": 1000**2, "mib": 1024**2}
+_SIZE_UNITS |= {"gb": 1000**3, "gib": 1024**3}
+
+
+def parse_size(value: Any) -> int | None:
+    """`max-file-size`: bytes as an integer, or a string with a unit (`"20MB"`, `"512 KiB"`);
+    0 means no limit. None when the value is neither."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str):
+        match = _SIZE.match(value)
+        if match:
+            return int(float(match.group(1)) * _SIZE_UNITS[(match.group(2) or "").lower()])
+    return None
+
+
+def _max_file_size(settings: Mapping[str, Any], where: str) -> int | None:
+    if "max-file-size" not in settings:
+        return DEFAULT_MAX_FILE_SIZE
+    size = parse_size(settings["max-file-size"])
+    if size is None:
+        raise ConfigError(
+            f'{where} `max-file-size` must be a number of bytes or a size such as "64MB" '
+            f"(0: no limit); the default is {format_size(DEFAULT_MAX_FILE_SIZE)}"
+        )
+    return size or None
 
 
 def _check_selectors_at(selectors: Sequence[str], key: str, where: str) -> None:

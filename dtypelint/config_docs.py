@@ -111,6 +111,14 @@ SETTINGS: dict[str, Setting] = {
         '"full" | "concise" | "json" | "github" | "sarif" | "junit" | "text"',
         'output-format = "concise"',
     ),
+    "max-file-size": Setting(
+        "Files larger than this are not read: each is reported as a DTL900 finding (skipped)\n"
+        "instead of stalling a run or a pre-commit hook on a data dump. Bytes, or a size with\n"
+        "a unit (`KB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`); 0 means no limit.",
+        '"64MiB" (67108864 bytes)',
+        "int | str",
+        'max-file-size = "16MB"',
+    ),
     "verify.examples": Setting(
         "Files with example functions (`example`, `example_*`) for `dtypelint verify`.",
         "the PATH files themselves",

@@ -11,7 +11,6 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +19,9 @@ from dtypelint.analysis.summaries import ProjectContext, module_name_for, needed
 from dtypelint.analysis.values import Summary
 from dtypelint.config import Config, path_matches, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
+from dtypelint.files import walked_file_wanted
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
+from dtypelint.isolation import internal_error, isolated
 from dtypelint.linter import (
     DecodedSource,
     RuleClasses,
@@ -38,6 +39,7 @@ from dtypelint.linter import (
 )
 from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME
 from dtypelint.source import SourceText
+from dtypelint.workers import WorkerPool
 
 # The linting layer's names, re-exported: engine is the file-level API most callers use.
 __all__ = [
@@ -157,7 +159,7 @@ def _walk_folder(folder: Path, patterns: Sequence[str], root: Path | None) -> It
         for name in listed:
             if name.endswith(PYTHON_SUFFIXES):
                 file = folder / name
-                if not excluded.file(file) and file.is_file():
+                if not excluded.file(file) and walked_file_wanted(file):
                     yield file
         return
     yield from _walk_without_git(folder, excluded)
@@ -222,7 +224,11 @@ def _walk_without_git(folder: Path, excluded: _ExcludeCache) -> Iterator[Path]:
         for name in sorted(filenames):
             if name.endswith(PYTHON_SUFFIXES):
                 file = here / name
-                if not excluded.file(file) and not ignores.ignored(file, is_dir=False):
+                if (
+                    not excluded.file(file)
+                    and not ignores.ignored(file, is_dir=False)
+                    and walked_file_wanted(file)  # no FIFO, device or socket
+                ):
                     yield file
 
 
@@ -353,7 +359,7 @@ def process_decoded(
     try:
         diagnostics = lint_source(decoded.text, filename, config, rules, project)
     except RuleError as exc:
-        return FileOutcome(filename, errors=[str(exc)])
+        return internal_error(filename, exc, config, options)
     outcome = FileOutcome(
         filename,
         diagnostics,
@@ -368,7 +374,9 @@ def process_decoded(
                 decoded.text, diagnostics, filename, config, options.unsafe, rules, project
             )
         except RuleError as exc:
-            return FileOutcome(filename, diagnostics, errors=[str(exc)])
+            return internal_error(
+                filename, exc, config, options, "fixing", diagnostics, decoded.text
+            )
         outcome.diagnostics = result.remaining
         outcome.fixed = result.applied
         outcome.warnings.extend(result.warnings)
@@ -412,10 +420,11 @@ def _with_lines(outcome: FileOutcome, text: str | None) -> FileOutcome:
     return outcome
 
 
+@isolated  # any exception (a RecursionError included) is a DTL901 finding on this file alone
 def process_file(path: Path, filename: str, config: Config, options: RunOptions) -> FileOutcome:
     """Read, lint, and with `fix` write the fixed file back (atomically, encoding kept)."""
     try:
-        decoded = read_source(path, filename)
+        decoded = read_source(path, filename, config.max_file_size)
     except OSError as exc:
         return _unreadable(filename, exc, config, options)
     outcome = process_decoded(decoded, filename, config, options)
@@ -452,16 +461,11 @@ def _unreadable(filename: str, exc: OSError, config: Config, options: RunOptions
 
 
 def unified_diff(before: str, after: str, filename: str) -> str:
-    import difflib
+    from dtypelint.diffs import diff_lines  # linear on large files (difflib is not)
 
     if before == after:
         return ""
-    lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=filename,
-        tofile=filename,
-    )
+    lines = diff_lines(before.splitlines(keepends=True), after.splitlines(keepends=True), filename)
     out = []
     for line in lines:
         out.append(line)
@@ -547,7 +551,7 @@ def _run(
     # Largest files first, in small chunks: the last chunk no longer leaves a worker idle.
     order = sorted(range(len(items)), key=lambda i: -_size(items[i][0]))
     chunksize = max(1, len(items) // (jobs * 16))
-    with ProcessPoolExecutor(
+    with WorkerPool(  # workers die with the run and never hold its output (workers.py)
         max_workers=min(jobs, len(items)),
         mp_context=_pool_context(),
         initializer=_init_worker,

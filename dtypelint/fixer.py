@@ -7,6 +7,7 @@ their encoding, byte-order mark, line endings and mode bits kept.
 from __future__ import annotations
 
 import ast
+import bisect
 import codecs
 import contextlib
 import itertools
@@ -19,15 +20,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dtypelint import interrupts
 from dtypelint.config import Config
 from dtypelint.diagnostics import Applicability, Diagnostic
-from dtypelint.linter import RuleClasses, default_rules, lint_source
+from dtypelint.linter import RuleClasses, default_rules, lint_source, parse_source
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
     from dtypelint.analysis.summaries import ProjectContext
 
 MAX_PASSES = 10
+#: Temporary files beside the file being fixed: `.dtl-` + 8 random characters + this suffix.
+TEMPORARY_PREFIX = ".dtl-"
+TEMPORARY_SUFFIX = ".dtypelint-tmp"
 
 
 @dataclass
@@ -87,7 +92,9 @@ def apply_fixes(
 
     Fixes are taken in source order; one that overlaps is left for the next pass (after a
     re-lint its finding comes back with fresh positions). A fix whose edits equal an accepted
-    one's counts as applied too: two findings cured by the same edit.
+    one's counts as applied too: two findings cured by the same edit. O(n log n) in the fixes:
+    accepted edits are kept sorted and never overlap, so only the neighbours of a new edit can
+    conflict with it.
     """
     text = SourceText(source)
     candidates = []
@@ -97,19 +104,43 @@ def apply_fixes(
             if spans:
                 candidates.append((spans[0][0], diagnostic.code, spans, diagnostic))
     candidates.sort(key=lambda item: (item[0], item[1]))
-    accepted: list[Span] = []
-    accepted_sets: list[list[Span]] = []
+    accepted = _Accepted()
+    accepted_sets: set[tuple[Span, ...]] = set()
     applied: list[Diagnostic] = []
     for _, _, spans, diagnostic in candidates:
-        if spans in accepted_sets:
+        key = tuple(spans)
+        if key in accepted_sets:
             applied.append(diagnostic)
             continue
-        if any(_conflict(span, taken) for span in spans for taken in accepted):
+        if any(accepted.conflicts(span) for span in spans):
             continue
-        accepted.extend(spans)
-        accepted_sets.append(spans)
+        for span in spans:
+            accepted.add(span)
+        accepted_sets.add(key)
         applied.append(diagnostic)
-    return _splice(source, accepted), applied
+    return _splice(source, accepted.spans), applied
+
+
+class _Accepted:
+    """Accepted edits, sorted by start, pairwise free of conflicts (so their ends are sorted too).
+
+    Fixes arrive in source order, so nearly every edit is appended at the end.
+    """
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+        self.starts: list[int] = []
+
+    def conflicts(self, span: Span) -> bool:
+        index = bisect.bisect_left(self.starts, span[0])
+        if index > 0 and _conflict(self.spans[index - 1], span):
+            return True
+        return index < len(self.spans) and _conflict(self.spans[index], span)
+
+    def add(self, span: Span) -> None:
+        index = bisect.bisect_left(self.starts, span[0])
+        self.starts.insert(index, span[0])
+        self.spans.insert(index, span)
 
 
 def _splice(source: str, spans: Sequence[Span]) -> str:
@@ -124,7 +155,10 @@ def _splice(source: str, spans: Sequence[Span]) -> str:
 
 
 def parse_error(source: str) -> SyntaxError | None:
-    with warnings.catch_warnings():
+    from dtypelint.isolation import parse_depth
+    from dtypelint.linter import too_deep_error
+
+    with warnings.catch_warnings(), parse_depth():
         warnings.simplefilter("ignore")
         try:
             ast.parse(source)
@@ -132,6 +166,8 @@ def parse_error(source: str) -> SyntaxError | None:
             return exc
         except ValueError as exc:
             return SyntaxError(str(exc))
+        except (RecursionError, MemoryError) as exc:
+            return too_deep_error(exc)
     return None
 
 
@@ -177,7 +213,9 @@ def fix_linted(
         if not fixable:
             break
         new_source, applied = apply_fixes(result.source, fixable, unsafe)
-        if parse_error(new_source) is not None:
+        tree = parse_source(new_source, filename)  # parsed once: to check it, then to lint it
+        if isinstance(tree, SyntaxError):
+            tree = None
             new_source, applied = _without_breaking_fixes(
                 result, applied, unsafe, refused, filename
             )
@@ -186,7 +224,7 @@ def fix_linted(
         result.applied.extend(applied)
         result.rounds += 1
         result.source = new_source
-        result.remaining = lint_source(new_source, filename, config, rules, project)
+        result.remaining = lint_source(new_source, filename, config, rules, project, tree=tree)
     return result
 
 
@@ -197,14 +235,17 @@ def _without_breaking_fixes(
     refused: set[tuple[str, str, tuple[str, ...]]],
     filename: str,
 ) -> tuple[str, list[Diagnostic]]:
-    """Drop each fix whose own result does not parse; keep the rest if together they parse."""
-    good = []
+    """Drop each fix whose own result does not parse; keep the rest if together they parse.
+
+    The breaking fixes are found by halving (a group whose result parses is kept whole), so
+    one bad fix among thousands costs a few dozen parses, not one per fix.
+    """
+    breaking = _breaking_fixes(result.source, applied, unsafe)
+    good = [diagnostic for diagnostic in applied if id(diagnostic) not in breaking]
     for diagnostic in applied:
-        alone, _ = apply_fixes(result.source, [diagnostic], unsafe)
-        error = parse_error(alone)
-        if error is None:
-            good.append(diagnostic)
+        if id(diagnostic) not in breaking:
             continue
+        error = breaking[id(diagnostic)]
         refused.add(_fix_key(diagnostic))
         where = f"{filename}:{diagnostic.location.row}:{diagnostic.location.column}"
         result.warnings.append(
@@ -221,6 +262,24 @@ def _without_breaking_fixes(
         )
         return result.source, []
     return new_source, kept
+
+
+def _breaking_fixes(source: str, fixes: list[Diagnostic], unsafe: bool) -> dict[int, SyntaxError]:
+    """The fixes (by id) whose own result does not parse, with the parser's error."""
+    found: dict[int, SyntaxError] = {}
+    groups = [fixes] if fixes else []
+    while groups:
+        group = groups.pop()
+        text, _ = apply_fixes(source, group, unsafe)
+        error = parse_error(text)
+        if error is None:
+            continue
+        if len(group) == 1:
+            found[id(group[0])] = error
+            continue
+        middle = len(group) // 2
+        groups += [group[:middle], group[middle:]]
+    return found
 
 
 def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> None:
@@ -245,11 +304,26 @@ def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> Non
             f"cannot write fixes: the fixed text cannot be encoded as {encoding} ({exc.reason})"
         ) from None
     try:
+        with interrupts.guarded_write():
+            _replace(target, data, status)
+    except interrupts.WritesStopped as exc:
+        raise FixWriteError(f"fixes not written: {exc}") from None
+
+
+def _replace(target: Path, data: bytes, status: os.stat_result) -> None:
+    """Write `data` to a temporary file beside `target`, then os.replace it over `target`.
+
+    The temporary name is short (`.dtl-XXXXXXXX.dtypelint-tmp`, whatever the file's own name),
+    so a file with the longest name the file system allows can be fixed too; it is removed on
+    any failure, an interrupt included.
+    """
+    try:
         handle, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".dtypelint-tmp"
+            dir=target.parent, prefix=TEMPORARY_PREFIX, suffix=TEMPORARY_SUFFIX
         )
     except OSError as exc:
         raise FixWriteError(f"cannot write fixes: {exc.strerror or exc}") from None
+    replaced = False
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
@@ -259,10 +333,13 @@ def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> Non
             with contextlib.suppress(OSError):
                 os.chown(temporary, status.st_uid, status.st_gid)
         os.replace(temporary, target)
+        replaced = True
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
         raise FixWriteError(f"cannot write fixes: {exc.strerror or exc}") from None
+    finally:
+        if not replaced:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def _owner(path: str) -> tuple[int, int]:

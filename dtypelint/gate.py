@@ -148,14 +148,14 @@ def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
     try:
         # A temporary file then a rename: an interrupted run never leaves half a baseline.
         handle, temporary = tempfile.mkstemp(
-            dir=Path(path).parent, prefix=f".{Path(path).name}.", suffix=".tmp"
+            dir=Path(path).parent, prefix=".dtl-", suffix=".dtypelint-tmp"
         )
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
                 stream.write(text)
             os.chmod(temporary, 0o644)  # mkstemp makes it private; a baseline is shared
             os.replace(temporary, path)
-        except OSError:
+        except BaseException:  # an interrupt too: never leave the temporary file behind
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
@@ -166,8 +166,10 @@ def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
 
 def load_baseline(path: Path) -> Baseline:
     where = f"baseline {path}"
+    from dtypelint.files import read_bytes
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_bytes(Path(path), None).decode("utf-8")  # never waits on a FIFO
     except OSError as exc:
         raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -18,7 +18,17 @@ from typing import TYPE_CHECKING
 
 from dtypelint.config import Config
 from dtypelint.diagnostics import Diagnostic, Location
-from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME, SYNTAX_ERROR_CODE, SYNTAX_ERROR_NAME
+from dtypelint.files import DEFAULT_MAX_FILE_SIZE, read_bytes
+from dtypelint.rules import (
+    INTERNAL_ERROR_CODE,
+    INTERNAL_ERROR_NAME,
+    IO_ERROR_CODE,
+    IO_ERROR_NAME,
+    NEWER_SYNTAX_CODE,
+    NEWER_SYNTAX_NAME,
+    SYNTAX_ERROR_CODE,
+    SYNTAX_ERROR_NAME,
+)
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
@@ -45,12 +55,16 @@ class DecodedSource:
     bom: bool = False
 
 
-def read_source(path: Path, filename: str | None = None) -> DecodedSource | Diagnostic:
+def read_source(
+    path: Path, filename: str | None = None, max_size: int | None = DEFAULT_MAX_FILE_SIZE
+) -> DecodedSource | Diagnostic:
     """Read and decode `path`; a file that cannot be decoded is returned as a DTL000 finding.
 
-    Raises OSError when the file cannot be read at all.
+    Raises OSError when the file cannot be read at all, and `files.SkippedFile` (an OSError) for
+    what is not a regular file or is larger than `max_size` bytes.
     """
-    return decode_source(Path(path).read_bytes(), str(path) if filename is None else filename)
+    data = read_bytes(Path(path), max_size)
+    return decode_source(data, str(path) if filename is None else filename)
 
 
 def decode_source(data: bytes, filename: str) -> DecodedSource | Diagnostic:
@@ -188,11 +202,15 @@ def rule_names(rules: RuleClasses) -> dict[str, str]:
         {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME}
         | {rule.code: rule.name for rule in rules}
         | {IO_ERROR_CODE: IO_ERROR_NAME}
+        | {INTERNAL_ERROR_CODE: INTERNAL_ERROR_NAME}
+        | {NEWER_SYNTAX_CODE: NEWER_SYNTAX_NAME}
     )
 
 
 def parse_source(text: str, filename: str) -> ast.Module | SyntaxError:
-    with warnings.catch_warnings():
+    from dtypelint.isolation import parse_depth
+
+    with warnings.catch_warnings(), parse_depth():
         # Invalid escape sequences etc. are the user's business, not lint output on stderr.
         warnings.simplefilter("ignore")
         try:
@@ -202,6 +220,14 @@ def parse_source(text: str, filename: str) -> ast.Module | SyntaxError:
         except ValueError as exc:  # null bytes on some Python versions
             error = SyntaxError(str(exc))
             return error
+        except (RecursionError, MemoryError) as exc:  # nested deeper than the parser goes
+            return too_deep_error(exc)
+
+
+def too_deep_error(exc: BaseException) -> SyntaxError:
+    """The parser's own RecursionError or MemoryError, as the DTL000 it is for Python too."""
+    detail = str(exc) or "out of memory"
+    return SyntaxError(f"too deeply nested to parse ({type(exc).__name__}: {detail})")
 
 
 def lint_source(
@@ -210,19 +236,27 @@ def lint_source(
     config: Config | None = None,
     rules: RuleClasses | None = None,
     project: ProjectContext | None = None,
+    *,
+    tree: ast.Module | None = None,
 ) -> list[Diagnostic]:
     """Every finding in `source`, sorted by position then code; `# noqa` already applied.
 
-    `project` carries the project's function summaries in and this file's exports out.
+    `project` carries the project's function summaries in and this file's exports out. `tree`:
+    `source` already parsed (the fixer parses each fixed text once, to check it and to lint it).
     """
     config = config if config is not None else Config()
     rules = default_rules() if rules is None else rules
     text = SourceText(source)
-    tree = parse_source(source, filename)
+    if tree is None:
+        tree = parse_source(source, filename)
     if isinstance(tree, SyntaxError):
-        diagnostic = syntax_error_diagnostic(tree, text, filename)
+        from dtypelint.newer_syntax import newer_syntax_diagnostic
+
+        diagnostic = newer_syntax_diagnostic(tree, text, filename) or syntax_error_diagnostic(
+            tree, text, filename
+        )
         selected = config.codes_for_file(filename, rule_names(rules))
-        return [diagnostic] if SYNTAX_ERROR_CODE in selected else []
+        return [diagnostic] if diagnostic.code in selected else []
     return run_rules(tree, text, filename, config, rules, project)
 
 

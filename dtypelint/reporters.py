@@ -23,13 +23,21 @@ from dtypelint.diagnostics import Diagnostic, Edit, Location
 from dtypelint.engine import FileOutcome
 from dtypelint.fixer import is_applicable
 from dtypelint.gate import FINGERPRINT_KEY, fingerprint
-from dtypelint.rules import IO_ERROR_CODE, SYNTAX_ERROR_CODE
+from dtypelint.rules import (
+    ENGINE_CODES,
+    INTERNAL_ERROR_CODE,
+    IO_ERROR_CODE,
+    NEWER_SYNTAX_CODE,
+    SYNTAX_ERROR_CODE,
+)
 
 PROJECT_URL = "https://github.com/dtypelint/dtypelint"
 #: One-line summaries of the codes the engine reports itself (rules carry their own).
 ENGINE_SUMMARIES = {
     SYNTAX_ERROR_CODE: "A file that cannot be decoded or parsed.",
     IO_ERROR_CODE: "A path that does not exist or cannot be read.",
+    INTERNAL_ERROR_CODE: "An internal error of dtypelint on one file; the other files are checked.",
+    NEWER_SYNTAX_CODE: "Syntax of a newer Python than the one dtypelint runs on.",
 }
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -196,12 +204,12 @@ def _json_location(location: Location) -> dict[str, int]:
 def ruff_json(diagnostic: Diagnostic) -> dict[str, Any]:
     """One finding as ruff 0.17 writes it: every field, absolute file names, 1-based positions.
 
-    `noqa_row` is the line whose `# noqa` silences the finding (none for DTL000 and DTL900,
+    `noqa_row` is the line whose `# noqa` silences the finding (none for DTL000 and DTL9xx,
     which no comment can silence); `cell` is for notebooks, which dtypelint does not read.
     """
     fix = diagnostic.fix
     filename = diagnostic.filename
-    silenceable = diagnostic.code not in (SYNTAX_ERROR_CODE, IO_ERROR_CODE)
+    silenceable = diagnostic.code not in ENGINE_CODES
     return {
         "cell": None,
         "code": diagnostic.code,
@@ -352,7 +360,8 @@ def _artifact_location(filename: str, base: Path) -> dict[str, str]:
     relative = _relative_to(filename, base)
     if relative is None:  # outside the source root: an absolute file URI
         return {"uri": Path(os.path.abspath(filename)).as_uri()}
-    return {"uri": urllib.parse.quote(relative), "uriBaseId": SRCROOT}
+    # The file system's bytes: a name that is not UTF-8 (surrogate escapes) is %-quoted too.
+    return {"uri": urllib.parse.quote(os.fsencode(relative)), "uriBaseId": SRCROOT}
 
 
 def _region(start: Location, end: Location) -> dict[str, int]:

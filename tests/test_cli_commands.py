@@ -142,6 +142,7 @@ def test_config_command(capsys: pytest.CaptureFixture[str]) -> None:
         "scope",
         "unfixable",
         "output-format",
+        "max-file-size",
         "verify",
     ]
     assert run(capsys, "config", "verify")[1] == "examples\ndevice\ndtype\ntimeout\n"
@@ -214,6 +215,8 @@ def test_rule_as_json(capsys: pytest.CaptureFixture[str]) -> None:
         "DTL004",
         "DTL005",
         "DTL900",
+        "DTL901",
+        "DTL902",
     ]
     assert (
         run(capsys, "--output-format", "json", "rule", "DTL001")[1]

@@ -159,10 +159,12 @@ def test_show_settings(project: Path, capsys: pytest.CaptureFixture[str]) -> Non
     ]
     assert "unsafe_fixes = hint" in lines
     enabled = lines.index("linter.rules.enabled = [")
-    assert lines[enabled + 1 : enabled + 5] == [
+    assert lines[enabled + 1 : enabled + 7] == [
         "\tsyntax-error (DTL000),",
         "\tfactory-without-dtype (DTL001),",
         "\tio-error (DTL900),",
+        "\tinternal-error (DTL901),",
+        "\tneeds-newer-python (DTL902),",
         "]",
     ]
     assert "\tfactory-without-dtype (DTL001)," in lines[lines.index("linter.unfixable = [") :]

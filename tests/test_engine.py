@@ -10,12 +10,14 @@ from dtypelint.config import Config
 from dtypelint.diagnostics import Location
 from dtypelint.engine import (
     DecodedSource,
+    FileOutcome,
     RuleError,
     discover_files,
     lint_paths,
     lint_source,
     read_source,
 )
+from dtypelint.source import SourceText
 
 ZEROS = "def f(x):\n    return torch.zeros(3)\n"
 
@@ -322,23 +324,45 @@ def test_process_pool_gives_the_same_results_in_the_same_order(in_tmp: Path) -> 
     assert sum(len(o.diagnostics) for o in parallel) == 40
 
 
-def test_an_analysis_error_in_one_file_does_not_sink_the_others(tmp_path: Path) -> None:
-    """A 2,000-term chain is deeper than the analysis's recursion: that file is an error naming
-    it; the other file is still checked."""
+def test_an_analysis_error_in_one_file_does_not_sink_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 2,000-term chain is analysed (each file runs with a deep stack); an analysis that still
+    raises is a DTL901 finding on its file and an error line; the other file is still checked."""
     write(
         tmp_path,
         "good.py",
         "import torch\ndef f(x: torch.Tensor):\n    return x + torch.zeros(3)\n",
     )
     deep = " + ".join(["x"] * 2000)
-    write(tmp_path, "deep.py", f"import torch\ndef f(x: torch.Tensor):\n    return {deep}\n")
-    outcomes = {
-        o.filename: o
-        for o in lint_paths(discover_files([str(tmp_path)], Config()), Config(), jobs=1)
-    }
-    good = next(o for name, o in outcomes.items() if name.endswith("good.py"))
-    bad = next(o for name, o in outcomes.items() if name.endswith("deep.py"))
-    assert [d.code for d in good.diagnostics] == ["DTL001"]
-    assert (
-        bad.diagnostics == [] and "internal error in the analysis: RecursionError" in bad.errors[0]
+    write(
+        tmp_path,
+        "deep.py",
+        f"import torch\ndef f(x: torch.Tensor):\n    return torch.zeros(3) + {deep}\n",
     )
+
+    def outcomes() -> dict[str, FileOutcome]:
+        found = lint_paths(discover_files([str(tmp_path)], Config()), Config(), jobs=1)
+        return {Path(o.filename).name: o for o in found}
+
+    checked = outcomes()
+    assert [d.code for d in checked["good.py"].diagnostics] == ["DTL001"]
+    assert [d.code for d in checked["deep.py"].diagnostics] == ["DTL001"]
+    assert checked["deep.py"].errors == []
+
+    import dtypelint.analysis
+
+    real = dtypelint.analysis.ModuleAnalysis
+
+    def analysis(tree: object, source: SourceText, filename: str, *args: object) -> object:
+        if filename.endswith("deep.py"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(tree, source, filename, *args)
+
+    monkeypatch.setattr(dtypelint.analysis, "ModuleAnalysis", analysis)
+    crashed = outcomes()
+    assert [d.code for d in crashed["good.py"].diagnostics] == ["DTL001"]
+    bad = crashed["deep.py"]
+    assert [d.code for d in bad.diagnostics] == ["DTL901"]
+    assert "RecursionError: maximum recursion depth exceeded" in bad.diagnostics[0].message
+    assert "internal error in the analysis: RecursionError" in bad.errors[0]

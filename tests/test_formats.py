@@ -77,6 +77,8 @@ def test_fixlog_sarif_is_valid_with_seven_results_and_fixes() -> None:
         "DTL004",
         "DTL005",
         "DTL900",
+        "DTL901",
+        "DTL902",
     ]
     results = run["results"]
     found = []

@@ -1,4 +1,4 @@
-"""The rule registry: every rule class, in code order. DTL000 and DTL900 come from the engine."""
+"""The rule registry: every rule class, in code order. DTL000 and DTL9xx come from the engine."""
 
 from __future__ import annotations
 
@@ -14,6 +14,14 @@ SYNTAX_ERROR_NAME = "syntax-error"
 #: A path that cannot be read (missing, unreadable): ruff's E902, reported by the engine.
 IO_ERROR_CODE = "DTL900"
 IO_ERROR_NAME = "io-error"
+#: An exception inside dtypelint while it read, analysed or fixed one file (the run goes on).
+INTERNAL_ERROR_CODE = "DTL901"
+INTERNAL_ERROR_NAME = "internal-error"
+#: Syntax of a newer Python than the one dtypelint runs on (PEP 695 generics on 3.11).
+NEWER_SYNTAX_CODE = "DTL902"
+NEWER_SYNTAX_NAME = "needs-newer-python"
+#: The codes the engine reports itself, not rules: always selected unless ignored.
+ENGINE_CODES = ("DTL000", "DTL900", "DTL901", "DTL902")
 
 ALL_RULES: tuple[type[Rule], ...] = (
     FactoryWithoutDtype,
@@ -28,12 +36,19 @@ RULE_NAMES: dict[str, str] = (
     {SYNTAX_ERROR_CODE: SYNTAX_ERROR_NAME}
     | {rule.code: rule.name for rule in ALL_RULES}
     | {IO_ERROR_CODE: IO_ERROR_NAME}
+    | {INTERNAL_ERROR_CODE: INTERNAL_ERROR_NAME}
+    | {NEWER_SYNTAX_CODE: NEWER_SYNTAX_NAME}
 )
 
 __all__ = [
     "ALL_RULES",
+    "ENGINE_CODES",
+    "INTERNAL_ERROR_CODE",
+    "INTERNAL_ERROR_NAME",
     "IO_ERROR_CODE",
     "IO_ERROR_NAME",
+    "NEWER_SYNTAX_CODE",
+    "NEWER_SYNTAX_NAME",
     "RULE_NAMES",
     "SYNTAX_ERROR_CODE",
     "SYNTAX_ERROR_NAME",

@@ -7,19 +7,16 @@ decides; on a tie `ignore` wins. `select` replaces the default (everything), `ex
 
 from __future__ import annotations
 
-import difflib
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+if TYPE_CHECKING:
+    from types import ModuleType
 
 #: Files read for settings, in order of precedence within one folder.
 CONFIG_FILENAMES = (".dtypelint.toml", "dtypelint.toml", "pyproject.toml")
@@ -227,6 +224,8 @@ def check_selectors(selectors: Iterable[str], where: str) -> None:
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
     if not close and word.upper() != word:
         close = difflib.get_close_matches(word.upper(), list(choices), n=1, cutoff=0.5)
@@ -354,7 +353,17 @@ def _pyproject_has_section(path: Path) -> bool:
     return "dtypelint" in _read_toml(path).get("tool", {})
 
 
+def _tomllib() -> ModuleType:
+    """The TOML parser, loaded when a settings file is read (a run without one never needs it)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    return tomllib
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
+    tomllib = _tomllib()
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -413,6 +422,7 @@ def load_config(
 
 def parse_inline_setting(text: str) -> dict[str, Any]:
     """`--config "unsafe-fixes = true"` -> {"unsafe-fixes": True} (TOML, as in ruff)."""
+    tomllib = _tomllib()
     try:
         parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -12,7 +12,6 @@ import contextlib
 import itertools
 import os
 import stat
-import tempfile
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -229,6 +228,8 @@ def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> Non
     Keeps the encoding, the UTF-8 byte-order mark and the mode bits; line endings are whatever
     `text` holds. A read-only file is refused (FixWriteError) and left untouched.
     """
+    import tempfile  # only when writing: loading it costs a check run more than the write
+
     target = Path(os.path.realpath(path))  # write through a symlink, don't replace the link
     try:
         status = target.stat()

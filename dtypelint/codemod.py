@@ -31,21 +31,49 @@ _PRIMARY = (
 
 def insert_keyword(source: SourceText, call: ast.Call, name: str, value: str) -> Edit | None:
     """An edit adding `name=value` as the last argument of `call`, or None if it cannot be done."""
-    import libcst as cst  # only files with a fix pay for importing libcst
-
     start = source.offset(source.start(call))
     end = source.offset(source.end(call))
     old = source.text[start:end]
-    try:
-        expression = cst.parse_expression(old)
-    except cst.ParserSyntaxError:
-        return None
-    if not isinstance(expression, cst.Call):
-        return None
-    new = cst.Module([]).code_for_node(
-        expression.with_changes(args=_with_keyword(expression.args, name, value))
-    )
+    new = _appended(source, call, old, end, f"{name}={value}")
+    if new is None:
+        import libcst as cst  # only calls laid out over lines pay for importing libcst
+
+        try:
+            expression = cst.parse_expression(old)
+        except cst.ParserSyntaxError:
+            return None
+        if not isinstance(expression, cst.Call):
+            return None
+        new = cst.Module([]).code_for_node(
+            expression.with_changes(args=_with_keyword(expression.args, name, value))
+        )
     return _minimal_edit(source, start, old, new)
+
+
+def _appended(source: SourceText, call: ast.Call, old: str, end: int, keyword: str) -> str | None:
+    """libcst's rendering of `call` with `keyword` added, for the plain layouts: `f()` and a last
+    argument followed right by `)` (`torch.zeros(3, device=x.device)`); None for the others
+    (a trailing comma, a comment, a line break or spaces before `)`, a line break before `(`),
+    which libcst renders.
+
+    Importing libcst costs more than checking a file: most fixes are of these layouts, and a
+    check that shows them need not load it (tests/test_codemod.py compares the two on every
+    call of the test corpora)."""
+    if not old.endswith(")"):
+        return None
+    # libcst parses the call's text alone: a line break before its `(` is outside any bracket.
+    opening = source.offset(source.end(call.func)) - (end - len(old))
+    while opening < len(old) and old[opening] in " \t":
+        opening += 1
+    if old[opening : opening + 1] != "(" or any(c in old[:opening] for c in "\r\n\\"):
+        return None
+    parts: list[ast.AST] = [*call.args, *call.keywords]
+    if not parts:
+        return old[:-1] + keyword + ")" if old.endswith("()") else None
+    last = max(source.offset(source.end(part)) for part in parts)
+    if last != end - 1:
+        return None
+    return old[:-1] + ", " + keyword + ")"
 
 
 def _with_keyword(

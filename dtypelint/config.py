@@ -58,6 +58,8 @@ class Config:
     ignore_noqa: bool = False  # `--ignore-noqa`: report what noqa comments would silence
     output_format: str = "full"
     verify: Mapping[str, Any] = field(default_factory=dict)
+    #: `cache-dir`: where the content cache lives (relative to the project root); cache.py
+    cache_dir: str | None = None
     project_root: Path | None = None
     config_path: Path | None = None
 
@@ -316,6 +318,7 @@ _TOP_KEYS = (
     "unfixable",
     "output-format",
     "scope",
+    "cache-dir",
     "verify",
 )
 #: `scope`: where findings are reported (dtypelint/analysis/scope.py). Kept here as plain strings
@@ -511,6 +514,9 @@ def _build_config(
             f"{where} `output-format` must be one of {', '.join(OUTPUT_FORMATS)}"
             f"{_did_you_mean(str(output_format), OUTPUT_FORMATS)}"
         )
+    cache_dir = settings.get("cache-dir")
+    if cache_dir is not None and (not isinstance(cache_dir, str) or not cache_dir):
+        raise ConfigError(f"{where} `cache-dir` must be a folder name (a string)")
     return Config(
         select=select,
         ignore=ignore,
@@ -526,6 +532,7 @@ def _build_config(
         unfixable=unfixable,
         output_format=output_format,
         verify=_verify_settings(settings.get("verify", {}), where),
+        cache_dir=cache_dir,
         project_root=root,
         config_path=path,
     )

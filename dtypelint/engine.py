@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.summaries import ProjectContext, module_name_for, needed_again
-from dtypelint.analysis.values import Summary
 from dtypelint.config import Config, path_matches, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
@@ -62,6 +57,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from dtypelint.analysis.values import Summary
+    from dtypelint.cache import Cache
+    from dtypelint.progress import Progress
     from dtypelint.rules.base import Rule
 
 
@@ -80,6 +78,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".pyenv",
     ".pytest_cache",
     ".pytype",
+    ".dtypelint_cache",
     ".ruff_cache",
     ".svn",
     ".tox",
@@ -99,8 +98,6 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 #: Source lines kept above and below each finding: fingerprints (gate.py) hash the code lines
 #: around a finding, so that a baseline still recognises it after lines move.
 CONTEXT_ROWS = 3
-# Below this many files the pool's start-up costs more than it saves.
-MIN_FILES_FOR_POOL = 16
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,6 +190,8 @@ def _git_listed_files(folder: Path) -> list[str] | None:
 
     One `git ls-files` is far faster than walking and matching .gitignore ourselves.
     """
+    import subprocess
+
     try:
         completed = subprocess.run(
             ["git", "ls-files", "-co", "--exclude-standard", "-z"],
@@ -337,6 +336,8 @@ class RunOptions:
     rules: tuple[type[Rule], ...] | None = None
     #: the project's function summaries by qualified name (second phase of lint_paths)
     project_summaries: Mapping[str, Summary] | None = None
+    #: the content cache (cache.py): results reused while nothing they depend on changed
+    cache: Cache | None = None
 
 
 def process_decoded(
@@ -348,6 +349,16 @@ def process_decoded(
     """Lint (and with fix/diff, fix) a decoded source; writes nothing."""
     if isinstance(decoded, Diagnostic):
         return _with_lines(FileOutcome(filename, [decoded]), None)
+    if options.cache is not None:  # the same result, stored or computed (and then stored)
+        return options.cache.outcome(decoded, filename, config, options, _process_decoded)
+    return _process_decoded(decoded, filename, config, options)
+
+
+def _process_decoded(
+    decoded: DecodedSource, filename: str, config: Config, options: RunOptions
+) -> FileOutcome:
+    from dtypelint.analysis.summaries import ProjectContext, module_name_for
+
     rules = options.rules if options.rules is not None else default_rules()
     project = ProjectContext(module_name_for(filename), options.project_summaries or {})
     try:
@@ -473,26 +484,6 @@ def unified_diff(before: str, after: str, filename: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Many files
 
-_worker_state: tuple[Config, RunOptions] | None = None
-
-
-def _init_worker(config: Config, options: RunOptions) -> None:
-    global _worker_state
-    _worker_state = (config, options)
-
-
-def _work(item: tuple[str, str]) -> FileOutcome:
-    assert _worker_state is not None
-    path, filename = item
-    config, options = _worker_state
-    return process_file(Path(path), filename, config, options)
-
-
-def default_jobs() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
 
 def lint_paths(
     files: Sequence[Path],
@@ -504,26 +495,34 @@ def lint_paths(
     unsafe: bool | None = None,
     rules: RuleClasses | None = None,
     filenames: Mapping[Path, str] | None = None,
+    cache: Cache | None = None,
+    progress: Progress | None = None,
 ) -> list[FileOutcome]:
     """Process `files` (check, fix or diff), in parallel when there are enough of them.
 
     Outcomes come back in the order of `files`. `filenames` maps a path to the name shown for it
-    (default: the path as given).
+    (default: the path as given). `jobs` is the most processes to use (None: as many as there
+    are cores, when the work pays for them). `cache` (made for these settings and rules) keeps
+    results between runs; `progress` is told how many files are done.
     """
+    from dtypelint.analysis.summaries import needed_again
+
     options = RunOptions(
         fix=fix,
         diff=diff,
         unsafe=config.unsafe_fixes if unsafe is None else unsafe,
         rules=tuple(rules) if rules is not None else None,
+        cache=cache,
     )
     items = [(str(path), (filenames or {}).get(path, str(path))) for path in files]
-    jobs = default_jobs() if jobs is None else max(1, jobs)
     # Phase 1 checks every file and gathers the summaries its functions export. Phase 2 runs
     # again, with the project's summaries, the files that call an imported function whose
     # summary says something, and (with --fix) the files that have something to fix: fixes are
     # written only once every file has been seen, so one run fixes what one check reports.
-    first = RunOptions(rules=options.rules) if options.fix else options
-    outcomes = _run(items, config, first, jobs)
+    first = RunOptions(rules=options.rules, cache=cache) if options.fix else options
+    if progress is not None:
+        progress.start(len(items))
+    outcomes = _run(items, config, first, jobs, progress)
     table = {name: s for outcome in outcomes for name, s in outcome.exports.items()}
     again = [
         index
@@ -533,44 +532,22 @@ def lint_paths(
     ]
     if again:
         second = replace(options, project_summaries=table)
-        redone = _run([items[index] for index in again], config, second, jobs)
+        if progress is not None:
+            progress.start(len(again), "Checking files again with the project's summaries")
+        redone = _run([items[index] for index in again], config, second, jobs, progress)
         for index, outcome in zip(again, redone):
             outcomes[index] = outcome
     return outcomes
 
 
 def _run(
-    items: Sequence[tuple[str, str]], config: Config, options: RunOptions, jobs: int
+    items: Sequence[tuple[str, str]],
+    config: Config,
+    options: RunOptions,
+    jobs: int | None,
+    progress: Progress | None = None,
 ) -> list[FileOutcome]:
-    if jobs == 1 or len(items) < MIN_FILES_FOR_POOL:
-        return [process_file(Path(path), name, config, options) for path, name in items]
-    # Largest files first, in small chunks: the last chunk no longer leaves a worker idle.
-    order = sorted(range(len(items)), key=lambda i: -_size(items[i][0]))
-    chunksize = max(1, len(items) // (jobs * 16))
-    with ProcessPoolExecutor(
-        max_workers=min(jobs, len(items)),
-        mp_context=_pool_context(),
-        initializer=_init_worker,
-        initargs=(config, options),
-    ) as pool:
-        done = list(pool.map(_work, [items[i] for i in order], chunksize=chunksize))
-    outcomes: list[FileOutcome] = [None] * len(items)  # type: ignore[list-item]
-    for index, outcome in zip(order, done):
-        outcomes[index] = outcome
-    return outcomes
+    # Cache hits first, then the rest here or in a pool when it pays (scheduling.py).
+    from dtypelint.scheduling import run_items
 
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
-
-
-def _pool_context():  # type: ignore[no-untyped-def]
-    import multiprocessing
-
-    # fork is much cheaper to start than spawn; the linter runs no threads that fork could break.
-    if sys.platform == "linux":
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
+    return run_items(items, config, options, jobs, progress)

@@ -142,6 +142,7 @@ def test_config_command(capsys: pytest.CaptureFixture[str]) -> None:
         "scope",
         "unfixable",
         "output-format",
+        "cache-dir",
         "verify",
     ]
     assert run(capsys, "config", "verify")[1] == "examples\ndevice\ndtype\ntimeout\n"

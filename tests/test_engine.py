@@ -309,7 +309,12 @@ def test_the_run_goes_on_past_broken_files(in_tmp: Path) -> None:
     assert crashed[0].errors == ["d_crash.py: internal error in DTL002: ValueError('boom')"]
 
 
-def test_process_pool_gives_the_same_results_in_the_same_order(in_tmp: Path) -> None:
+def test_process_pool_gives_the_same_results_in_the_same_order(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dtypelint import scheduling
+
+    monkeypatch.setattr(scheduling, "POOL_MIN_BYTES", 0)  # a pool even for tiny files
     for index in range(40):
         write(in_tmp, f"m{index:02}.py", ZEROS if index % 3 else "print(1)\n")
     files = discover_files(["."], Config())

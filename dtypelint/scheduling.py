@@ -1,0 +1,194 @@
+"""Running one phase of engine.lint_paths: cached results first, then the rest, here or in a pool.
+
+1. With a cache, the files whose entry exists are looked up in this process (one listing of the
+   cache folder, no read for files that have no entry); a hit costs a read and a hash.
+2. What is left is checked here, or in a pool of processes when it is big enough to pay for one:
+   forking the workers, shipping results back and shutting them down costs tens of
+   milliseconds, about what checking `POOL_MIN_BYTES` of source costs (benchmarks/bench.py,
+   `--scaling`). `--jobs` is the most processes used; `--jobs 1` never starts a pool.
+3. In a pool, files go largest first, in chunks: the large files alone, then small files packed
+   together, so that the last chunks are small and no worker idles while another finishes a
+   big file. The project's summaries (phase 2) reach the workers with the fork, built once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dtypelint.cache import CacheMiss
+
+if TYPE_CHECKING:
+    from dtypelint.config import Config
+    from dtypelint.engine import FileOutcome, RunOptions
+    from dtypelint.progress import Progress
+
+#: Source still to check (bytes) below which one process is faster than a pool (measured on
+#: 2 cores: a pool of 2 wins from about 150 KB of typical PyTorch code, loses below).
+POOL_MIN_BYTES = 256 * 1024
+#: Chunks per worker: enough that the last ones are small, few enough to ship cheaply.
+CHUNKS_PER_WORKER = 8
+
+Item = tuple[str, str]  # (path, name shown)
+
+
+def default_jobs() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def run_items(
+    items: Sequence[Item],
+    config: Config,
+    options: RunOptions,
+    jobs: int | None,
+    progress: Progress | None = None,
+) -> list[FileOutcome]:
+    """process_file for every item, in order; `jobs` None: decide from the work left."""
+    from dtypelint.engine import process_file
+
+    outcomes: list[FileOutcome | None] = [None] * len(items)
+    pending = list(range(len(items)))
+    if options.cache is not None:
+        pending = _cached_first(items, config, options, outcomes, pending, progress)
+    sizes = {index: _size(items[index][0]) for index in pending}
+    workers = pool_size(jobs, [sizes[index] for index in pending])
+    if workers <= 1:
+        for index in pending:
+            path, name = items[index]
+            outcomes[index] = process_file(Path(path), name, config, options)
+            if progress is not None:
+                progress.advance()
+    else:
+        _run_pool(items, config, options, pending, sizes, workers, outcomes, progress)
+    return outcomes  # type: ignore[return-value]
+
+
+def pool_size(jobs: int | None, sizes: Sequence[int]) -> int:
+    """How many processes to check files of these sizes with (1: no pool)."""
+    limit = default_jobs() if jobs is None else max(1, jobs)
+    if limit <= 1 or len(sizes) < 2 or sum(sizes) < POOL_MIN_BYTES:
+        return 1
+    return min(limit, len(sizes))
+
+
+def _cached_first(
+    items: Sequence[Item],
+    config: Config,
+    options: RunOptions,
+    outcomes: list[FileOutcome | None],
+    pending: list[int],
+    progress: Progress | None,
+) -> list[int]:
+    """Fill in the cache hits (files with an entry only); returns the indices still to check."""
+    from dtypelint.engine import process_file
+
+    cache = options.cache
+    assert cache is not None
+    existing = cache.existing_entries()
+    if not existing:
+        return pending
+    left = []
+    cache.computes = False
+    try:
+        for index in pending:
+            path, name = items[index]
+            if cache.entry_name(name) not in existing:
+                left.append(index)
+                continue
+            try:
+                outcomes[index] = process_file(Path(path), name, config, options)
+            except CacheMiss:
+                left.append(index)
+                continue
+            if progress is not None:
+                progress.advance()
+    finally:
+        cache.computes = True
+    return left
+
+
+def chunks(pending: Sequence[int], sizes: dict[int, int], workers: int) -> list[list[int]]:
+    """Largest first; a chunk holds files until it reaches its share of the bytes."""
+    order = sorted(pending, key=lambda index: -sizes[index])
+    target = max(1, sum(sizes.values()) // (workers * CHUNKS_PER_WORKER))
+    result: list[list[int]] = []
+    current: list[int] = []
+    weight = 0
+    for index in order:
+        current.append(index)
+        weight += sizes[index]
+        if weight >= target:
+            result.append(current)
+            current, weight = [], 0
+    if current:
+        result.append(current)
+    return result
+
+
+_worker_state: tuple[Config, RunOptions, Sequence[Item]] | None = None
+
+
+def _init_worker(config: Config, options: RunOptions, items: Sequence[Item]) -> None:
+    global _worker_state
+    _worker_state = (config, options, items)
+
+
+def _work(chunk: list[int]) -> list[tuple[int, FileOutcome]]:
+    from dtypelint.engine import process_file
+
+    assert _worker_state is not None
+    config, options, items = _worker_state
+    done = []
+    for index in chunk:
+        path, name = items[index]
+        done.append((index, process_file(Path(path), name, config, options)))
+    return done
+
+
+def _run_pool(
+    items: Sequence[Item],
+    config: Config,
+    options: RunOptions,
+    pending: Sequence[int],
+    sizes: dict[int, int],
+    workers: int,
+    outcomes: list[FileOutcome | None],
+    progress: Progress | None,
+) -> None:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=_pool_context(),
+        initializer=_init_worker,
+        initargs=(config, options, items),
+    ) as pool:
+        futures = [pool.submit(_work, chunk) for chunk in chunks(pending, sizes, workers)]
+        for future in as_completed(futures):
+            done = future.result()
+            for index, outcome in done:
+                outcomes[index] = outcome
+            if progress is not None:
+                progress.advance(len(done))
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _pool_context():  # type: ignore[no-untyped-def]
+    import multiprocessing
+
+    # fork is much cheaper to start than spawn, and the workers inherit what the parent built
+    # (settings, the project's summaries); the linter runs no threads that fork could break.
+    if sys.platform == "linux":
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()

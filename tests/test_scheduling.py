@@ -1,0 +1,79 @@
+"""How a phase's files are run (dtypelint/scheduling.py): a pool only when it pays, largest files
+first in chunks, cache hits never sent to a worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dtypelint import scheduling
+from dtypelint.cache import Cache
+from dtypelint.config import Config
+from dtypelint.engine import discover_files, lint_paths
+
+SOURCE = "import torch\n\n\ndef f(x: torch.Tensor):\n    return x * torch.zeros(3)\n"
+
+
+def test_one_process_unless_the_work_pays_for_a_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scheduling, "default_jobs", lambda: 4)
+    big = scheduling.POOL_MIN_BYTES
+    assert scheduling.pool_size(None, [100] * 50) == 1  # 5 KB: forking costs more
+    assert scheduling.pool_size(None, [big]) == 1  # one file: nothing to share
+    assert scheduling.pool_size(None, [big, big, big]) == 3
+    assert scheduling.pool_size(None, [big] * 10) == 4
+    assert scheduling.pool_size(2, [big] * 10) == 2
+    assert scheduling.pool_size(1, [big] * 10) == 1  # --jobs 1: never a pool
+    monkeypatch.setattr(scheduling, "default_jobs", lambda: 1)
+    assert scheduling.pool_size(None, [big] * 10) == 1  # one core
+
+
+def test_chunks_go_largest_first_and_cover_every_file_once() -> None:
+    sizes = dict(enumerate([5, 900, 40, 40, 3000, 7, 600] * 20 + [50_000]))
+    chunks = scheduling.chunks(list(sizes), sizes, workers=2)
+    flat = [index for chunk in chunks for index in chunk]
+    assert sorted(flat) == sorted(sizes)
+    assert [sizes[index] for index in flat] == sorted(sizes.values(), reverse=True)
+    assert chunks[0] == [140]  # the largest file alone
+    assert 8 <= len(chunks) <= 2 * scheduling.CHUNKS_PER_WORKER + 2
+    assert len(chunks[-1]) > 1  # small files travel together
+
+
+def test_a_pool_and_one_process_give_the_same_results(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for index in range(30):
+        (in_tmp / f"m{index:02}.py").write_text(SOURCE if index % 3 else "print(1)\n")
+    files = discover_files(["."], Config())
+    serial = lint_paths(files, Config(), jobs=1)
+    monkeypatch.setattr(scheduling, "POOL_MIN_BYTES", 0)
+    started = []
+    real = scheduling._run_pool
+    monkeypatch.setattr(
+        scheduling, "_run_pool", lambda *args: (started.append(args[5]), real(*args))[1]
+    )
+    parallel = lint_paths(files, Config(), jobs=2)
+    assert started == [2]
+    assert [(o.filename, o.diagnostics, o.lines) for o in parallel] == [
+        (o.filename, o.diagnostics, o.lines) for o in serial
+    ]
+
+
+def test_cache_hits_are_never_sent_to_a_pool(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for index in range(30):
+        (in_tmp / f"m{index:02}.py").write_text(SOURCE.replace("3", str(index + 1)))
+    files = discover_files(["."], Config())
+    monkeypatch.setattr(scheduling, "POOL_MIN_BYTES", 0)
+    cache = Cache.for_run(in_tmp / "cache", Config(), ())
+    first = lint_paths(files, Config(), jobs=2, cache=cache)  # cold: a pool fills the cache
+    (in_tmp / "m07.py").write_text(SOURCE.replace("zeros", "ones"))
+
+    def no_pool(*args: object) -> None:
+        raise AssertionError("a pool was started for one file")
+
+    monkeypatch.setattr(scheduling, "_run_pool", no_pool)
+    cache = Cache.for_run(in_tmp / "cache", Config(), ())
+    second = lint_paths(files, Config(), jobs=2, cache=cache)
+    assert cache.hits == 29
+    assert [o.diagnostics for o in second][:7] == [o.diagnostics for o in first][:7]
+    assert "torch.ones" in second[7].diagnostics[0].message

@@ -16,12 +16,13 @@ What one file's result depends on (engine.process_decoded is a pure function of 
   every one of those names, so editing a helper re-checks exactly the callers that asked about
   it, and nothing else.
 
-Entries live in `<cache folder>/v<FORMAT>/`, one file per checked file and settings, named by a
-hash of its location (the shown name, the settings, the working folder); inside, the full key is
-checked again. An entry is a header line, a checksum line and JSON; an entry that cannot be read,
-whose checksum does not match (truncated, corrupted) or that does not decode is a miss. Entries
-are written to a temporary file and renamed into place, so that a reader sees an old entry or a
-new one, never half of one; two runs writing the same entry leave one of them.
+Entries live in `<cache folder>/v<FORMAT>/`, in one shard file per source folder and settings
+(named by a hash of the folder, the settings and the working folder): a header line, then one
+line per file, `name-hash checksum json`; inside the JSON the full key is checked again. A line
+that is cut, whose checksum does not match or that does not decode is a miss for that file.
+Shards are written by the main process, once per phase, to a temporary file renamed into place,
+so that a reader sees an old shard or a new one, never half of one; a run writing a shard keeps
+the lines another run wrote meanwhile, except for its own files.
 
 The folder is `.dtypelint_cache` under the project root (the folder of the settings file or of
 the nearest pyproject.toml, else the working folder), `cache-dir` in the settings, or the
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
     from dtypelint.linter import DecodedSource
 
 #: Bump when the layout of an entry changes: entries of another format are never read.
-FORMAT = 1
+FORMAT = 2
 DEFAULT_FOLDER_NAME = ".dtypelint_cache"
 ENV_CACHE_DIR = "DTYPELINT_CACHE_DIR"
 ENV_NO_CACHE = "DTYPELINT_NO_CACHE"
@@ -217,25 +218,40 @@ def encode(value: Any) -> Any:
     `{"c": "module:Class", "f": [[field, value], ...]}`), so that decoding runs in json's own
     loop, one hook call per object.
     """
-    if value is None or isinstance(value, (bool, int, float, str)):
-        if isinstance(value, enum.Enum):  # str-valued enums (Applicability) are str too
-            return {"e": _class_name(type(value)), "v": value.value}
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
         return value
-    if isinstance(value, list):
+    if kind is list:
         return [encode(item) for item in value]
-    if isinstance(value, tuple):
+    if kind is tuple:
         return {"t": [encode(item) for item in value]}
-    if isinstance(value, (set, frozenset)):
-        items = sorted((encode(item) for item in value), key=_sort_key)
-        return {"fs" if isinstance(value, frozenset) else "s": items}
-    if isinstance(value, dict):
+    if kind is set or kind is frozenset:
+        items = [encode(item) for item in value]
+        if all(type(item) is str for item in items):
+            items.sort()
+        else:
+            items.sort(key=_sort_key)
+        return {"fs" if kind is frozenset else "s": items}
+    if kind is dict:
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if isinstance(value, enum.Enum):
-        return {"e": _class_name(type(value)), "v": value.value}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = [[f.name, encode(getattr(value, f.name))] for f in dataclasses.fields(value)]
-        return {"c": _class_name(type(value)), "f": fields}
-    raise Unencodable(f"cannot store a {type(value).__name__}")
+        return {"e": _class_name(kind), "v": value.value}
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            if isinstance(value, (str, int, float)):  # subclasses of plain values
+                return encode(kind.__mro__[-2](value))
+            raise Unencodable(f"cannot store a {kind.__name__}")
+        names = _FIELD_NAMES[kind] = (
+            _class_name(kind),
+            tuple(f.name for f in dataclasses.fields(value)),
+        )
+    fields = [[name, encode(getattr(value, name))] for name in names[1]]
+    return {"c": names[0], "f": fields}
+
+
+#: per data class: its name as stored and its fields' names
+_FIELD_NAMES: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 
 def _sort_key(item: Any) -> str:
@@ -347,21 +363,36 @@ def table_digest(table: Mapping[str, Any]) -> str:
 
 
 @dataclasses.dataclass
+class _Shard:
+    """The entries of one folder's files: raw lines by the hash of the file's name."""
+
+    lines: dict[str, bytes]
+    pending: dict[str, bytes] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass
 class Cache:
-    """One run's view of the cache folder: where entries go and what every key starts with."""
+    """One run's view of the cache folder: where entries go and what every key starts with.
+
+    Entries are grouped by the folder of the file they are for (one shard file per source
+    folder: few files to open, create and rename), one line per file, each line checksummed.
+    Results computed in this process, or handed over from workers (`take_pending`/`merge`),
+    are written by `flush`, which scheduling calls once per phase in the main process.
+    """
 
     folder: Path
-    #: settings, rules, working folder: part of every entry's name
+    #: settings, rules, working folder: part of every shard's name
     location: str
-    #: dtypelint's version and files, Python's version: checked inside every entry
+    #: dtypelint's version and files, Python's version: checked in every entry
     build: str
     #: False: a miss raises CacheMiss instead of computing (scheduling's first pass)
     computes: bool = True
-    #: counters for -v: results reused (in this process)
+    #: results reused (in this process), for -v
     hits: int = 0
-    _ready: bool = dataclasses.field(default=False, repr=False, compare=False)
-    _folders: dict[str, str] = dataclasses.field(default_factory=dict, repr=False, compare=False)
-    _digests: Any = dataclasses.field(default=None, repr=False, compare=False)
+    _shards: dict[str, _Shard] = dataclasses.field(default_factory=dict, repr=False)
+    _folders: dict[str, str] = dataclasses.field(default_factory=dict, repr=False)
+    _digests: Any = dataclasses.field(default=None, repr=False)
+    _listing: set[str] | None = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def for_run(cls, folder: Path, config: Config, rules: Any) -> Cache:
@@ -375,15 +406,20 @@ class Cache:
     def entries(self) -> Path:
         return self.folder / f"v{FORMAT}"
 
-    def entry_name(self, filename: str) -> str:
-        return _hash(self.location, filename)
+    def shard_name(self, filename: str) -> str:
+        return _hash(self.location, os.path.dirname(filename))
 
-    def existing_entries(self) -> set[str]:
-        """The names of the entries present now (one listing instead of a stat per file)."""
-        try:
-            return set(os.listdir(self.entries))
-        except OSError:
-            return set()
+    def has_entry(self, filename: str) -> bool:
+        """Whether a result for `filename` is stored (current or not): no source read needed."""
+        if self._listing is None:
+            try:
+                self._listing = set(os.listdir(self.entries))
+            except OSError:
+                self._listing = set()
+        name = self.shard_name(filename)
+        if name not in self._listing and name not in self._shards:
+            return False
+        return _line_name(filename) in self._shard(name).lines
 
     # -- one file ---------------------------------------------------------------------------
 
@@ -399,8 +435,9 @@ class Cache:
         key = _hash(self.build, filename, self._layout(filename), decoded.text)
         mode = _mode(options)
         table = options.project_summaries or {}
-        path = self.entries / self.entry_name(filename)
-        entry = _read_entry(path, key)
+        shard = self._shard(self.shard_name(filename))
+        line_name = _line_name(filename)
+        entry = _decode_line(shard.lines.get(line_name), key)
         for variant in entry["variants"] if entry is not None else ():
             if variant.get("mode") == mode and self._still_valid(variant, table):
                 outcome = variant.get("outcome")
@@ -414,17 +451,19 @@ class Cache:
             decoded, filename, config, dataclasses.replace(options, project_summaries=recording)
         )
         if not outcome.errors:  # an internal error is not a result to keep
-            self._store(path, key, mode, recording, outcome, entry)
+            line = _encode_line(key, mode, recording, outcome, entry)
+            if line is not None:
+                shard.lines[line_name] = shard.pending[line_name] = line
         return outcome
 
     def _still_valid(self, variant: dict[str, Any], table: Mapping[str, Any]) -> bool:
         """Whether `table` answers every question the stored result asked as it was answered."""
         try:
             everything = variant.get("all")
-            if everything is not None and everything != self.table_digest(table):
+            if everything is not None and everything != self._table_digest(table):
                 return False
             return all(table.get(name) == answer for name, answer in variant["deps"])
-        except (TypeError, ValueError, KeyError):
+        except (TypeError, ValueError, KeyError, Unencodable):
             return False
 
     def _table_digest(self, table: Mapping[str, Any]) -> str:
@@ -463,49 +502,129 @@ class Cache:
             folder = self._folders[folder_key] = "|".join(chain)
         return f"{int(there)}:{name}:{folder}"
 
-    def _store(
-        self,
-        path: Path,
-        key: str,
-        mode: str,
-        recording: RecordingTable,
-        outcome: FileOutcome,
-        entry: dict[str, Any] | None,
-    ) -> None:
-        try:
-            deps = [[name, encode(answer)] for name, answer in recording.asked.items()]
-            everything = table_digest(recording.table) if recording.everything else None
-            variant = {"mode": mode, "all": everything, "deps": deps, "outcome": encode(outcome)}
-            kept = [
-                encode_variant(old)
-                for old in (entry["variants"] if entry is not None else ())
-                if not (old.get("mode") == mode and _same_questions(old, recording))
-            ]
-        except Unencodable:
-            return
-        body = {"key": key, "variants": [variant, *kept][:MAX_VARIANTS]}
-        self._write(path, json.dumps(body, separators=(",", ":")).encode("utf-8"))
+    # -- shards -------------------------------------------------------------------------------
 
-    def _write(self, path: Path, body: bytes) -> bool:
-        data = _MAGIC + _hash(body).encode("ascii") + b"\n" + body
+    def _shard(self, name: str) -> _Shard:
+        shard = self._shards.get(name)
+        if shard is None:
+            shard = self._shards[name] = _Shard(_read_shard(self.entries / name))
+        return shard
+
+    def take_pending(self) -> dict[str, dict[str, bytes]]:
+        """The lines stored since the last call, by shard (a worker hands them to the parent)."""
+        taken = {name: shard.pending for name, shard in self._shards.items() if shard.pending}
+        for name in taken:
+            self._shards[name].pending = {}
+        return taken
+
+    def merge(self, pending: Mapping[str, Mapping[str, bytes]]) -> None:
+        """Lines a worker stored, to be written by this process's `flush`."""
+        for name, lines in pending.items():
+            shard = self._shard(name)
+            shard.lines.update(lines)
+            shard.pending.update(lines)
+
+    def flush(self) -> None:
+        """Write every shard with new lines: the lines on disk now, with ours over them."""
+        pending = self.take_pending()
+        if not pending:
+            return
         try:
             self._prepare()
-            _write_atomic(path, data)
         except OSError:
-            return False  # a read-only or full disk: the run goes on without storing
-        return True
+            return  # a read-only or full disk: the run goes on without storing
+        for name, lines in pending.items():
+            path = self.entries / name
+            current = _read_shard(path)  # what concurrent runs wrote meanwhile stays
+            current.update(lines)
+            body = b"".join(
+                _line_name_bytes(key) + b" " + line + b"\n" for key, line in current.items()
+            )
+            try:
+                _write_atomic(path, _MAGIC + body)
+            except OSError:
+                continue
+            if self._listing is not None:
+                self._listing.add(name)
 
     def _prepare(self) -> None:
-        """Create the folder, with its .gitignore and CACHEDIR.TAG, once per process."""
-        if self._ready:
-            return
+        """Create the folder, with its .gitignore and CACHEDIR.TAG."""
         if not self.entries.is_dir():
             self.entries.mkdir(parents=True, exist_ok=True)
         for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
             target = self.folder / name
             if not target.exists():
                 _write_atomic(target, text.encode("ascii"))
-        self._ready = True
+
+
+def _line_name(filename: str) -> str:
+    return _hash(filename)
+
+
+def _line_name_bytes(name: str) -> bytes:
+    return name.encode("ascii")
+
+
+def _read_shard(path: Path) -> dict[str, bytes]:
+    """A shard's lines by name, unchecked (each is checked when used); {} if unreadable."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    if not data.startswith(_MAGIC):
+        return {}
+    lines: dict[str, bytes] = {}
+    for line in data[len(_MAGIC) :].split(b"\n"):
+        name, space, rest = line.partition(b" ")
+        if space and len(name) == 40:
+            lines[name.decode("ascii", "replace")] = rest
+    return lines
+
+
+def _decode_line(line: bytes | None, key: str) -> dict[str, Any] | None:
+    """The entry in a shard line (`checksum json`) if it is whole, decodes and is for `key`."""
+    if line is None:
+        return None
+    checksum, space, body = line.partition(b" ")
+    if not space or checksum.decode("ascii", "replace") != _hash(body):
+        return None
+    if key.encode("ascii") not in body[:80]:  # another version of the file: not worth decoding
+        return None
+    try:
+        entry = decode_entry(body)
+    except Exception:  # anything a damaged or foreign entry can raise while decoding
+        return None
+    if not isinstance(entry, dict) or entry.get("key") != key:
+        return None
+    variants = entry.get("variants")
+    if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
+        return None
+    return entry
+
+
+def _encode_line(
+    key: str,
+    mode: str,
+    recording: RecordingTable,
+    outcome: FileOutcome,
+    entry: dict[str, Any] | None,
+) -> bytes | None:
+    """A shard line for `outcome`, with the entry's other variants; None if it cannot be stored."""
+    try:
+        deps = [[name, encode(answer)] for name, answer in recording.asked.items()]
+        everything = table_digest(recording.table) if recording.everything else None
+        variant = {"mode": mode, "all": everything, "deps": deps, "outcome": encode(outcome)}
+        kept = [
+            encode_variant(old)
+            for old in (entry["variants"] if entry is not None else ())
+            if not (old.get("mode") == mode and _same_questions(old, recording))
+        ]
+    except Unencodable:
+        return None
+    body = json.dumps(
+        {"key": key, "variants": [variant, *kept][:MAX_VARIANTS]}, separators=(",", ":")
+    ).encode("utf-8")
+    return _hash(body).encode("ascii") + b" " + body
 
 
 def encode_variant(variant: dict[str, Any]) -> dict[str, Any]:
@@ -528,31 +647,6 @@ def _mode(options: RunOptions) -> str:
     if not (options.fix or options.diff):
         return "check"
     return f"fix={int(options.fix)},diff={int(options.diff)},unsafe={int(options.unsafe)}"
-
-
-def _read_entry(path: Path, key: str) -> dict[str, Any] | None:
-    """The entry at `path` if it is whole, decodes, and is for `key`; None for anything else."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if not data.startswith(_MAGIC):
-        return None
-    checksum, newline, body = data[len(_MAGIC) :].partition(b"\n")
-    if not newline or checksum.decode("ascii", "replace") != _hash(body):
-        return None
-    if key.encode("ascii") not in body[:80]:  # another version of the file: not worth decoding
-        return None
-    try:
-        entry = decode_entry(body)
-    except Exception:  # anything a damaged or foreign entry can raise while decoding
-        return None
-    if not isinstance(entry, dict) or entry.get("key") != key:
-        return None
-    variants = entry.get("variants")
-    if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
-        return None
-    return entry
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dtypelint.config import Config, path_matches, relative_parts
+from dtypelint.config import Config, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
 from dtypelint.linter import (
@@ -164,13 +164,16 @@ class _ExcludeCache:
     """Exclude tests, remembered per folder (most files share their folder with others)."""
 
     def __init__(self, patterns: Sequence[str], root: Path | None, first: int) -> None:
+        from dtypelint.pathmatch import PatternSet
+
         self.patterns = patterns
         self.root = root
         self.first = first
         self.folders: dict[Path, bool] = {}
+        self._set = PatternSet(patterns, first)  # path_matches for all of them, as one regex
 
     def _matches(self, parts: Sequence[str]) -> bool:
-        return any(path_matches(pattern, parts, self.first) for pattern in self.patterns)
+        return self._set.matches(parts)
 
     def folder(self, folder: Path) -> bool:
         if folder not in self.folders:

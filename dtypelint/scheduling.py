@@ -1,7 +1,8 @@
 """Running one phase of engine.lint_paths: cached results first, then the rest, here or in a pool.
 
-1. With a cache, the files whose entry exists are looked up in this process (one listing of the
-   cache folder, no read for files that have no entry); a hit costs a read and a hash.
+1. With a cache, the files that have an entry are looked up in this process (one listing of the
+   cache folder, one read per source folder's shard; no read of a file without an entry); a hit
+   costs reading and hashing the file. What the phase computes is stored at its end, here.
 2. What is left is checked here, or in a pool of processes when it is big enough to pay for one:
    forking the workers, shipping results back and shutting them down costs tens of
    milliseconds, about what checking `POOL_MIN_BYTES` of source costs (benchmarks/bench.py,
@@ -17,7 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dtypelint.cache import CacheMiss
 
@@ -65,6 +66,8 @@ def run_items(
                 progress.advance()
     else:
         _run_pool(items, config, options, pending, sizes, workers, outcomes, progress)
+    if options.cache is not None:
+        options.cache.flush()  # what this phase computed, here or in the workers
     return outcomes  # type: ignore[return-value]
 
 
@@ -89,15 +92,12 @@ def _cached_first(
 
     cache = options.cache
     assert cache is not None
-    existing = cache.existing_entries()
-    if not existing:
-        return pending
     left = []
     cache.computes = False
     try:
         for index in pending:
             path, name = items[index]
-            if cache.entry_name(name) not in existing:
+            if not cache.has_entry(name):
                 left.append(index)
                 continue
             try:
@@ -136,9 +136,12 @@ _worker_state: tuple[Config, RunOptions, Sequence[Item]] | None = None
 def _init_worker(config: Config, options: RunOptions, items: Sequence[Item]) -> None:
     global _worker_state
     _worker_state = (config, options, items)
+    if options.cache is not None:
+        options.cache.take_pending()  # the parent's, if any: it writes them itself
 
 
-def _work(chunk: list[int]) -> list[tuple[int, FileOutcome]]:
+def _work(chunk: list[int]) -> tuple[list[tuple[int, FileOutcome]], Any]:
+    """Check a chunk; the results, and the cache lines to store (the parent writes them)."""
     from dtypelint.engine import process_file
 
     assert _worker_state is not None
@@ -147,7 +150,8 @@ def _work(chunk: list[int]) -> list[tuple[int, FileOutcome]]:
     for index in chunk:
         path, name = items[index]
         done.append((index, process_file(Path(path), name, config, options)))
-    return done
+    stored = options.cache.take_pending() if options.cache is not None else None
+    return done, stored
 
 
 def _run_pool(
@@ -170,7 +174,9 @@ def _run_pool(
     ) as pool:
         futures = [pool.submit(_work, chunk) for chunk in chunks(pending, sizes, workers)]
         for future in as_completed(futures):
-            done = future.result()
+            done, stored = future.result()
+            if stored and options.cache is not None:
+                options.cache.merge(stored)
             for index, outcome in done:
                 outcomes[index] = outcome
             if progress is not None:

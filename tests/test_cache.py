@@ -257,58 +257,65 @@ def test_the_same_text_under_two_names_has_two_entries(
 
 
 # --- damaged entries -----------------------------------------------------------------------------
+#
+# Entries are lines of shard files (one per source folder): `name-hash checksum json`.
 
 
 def _truncate(data: bytes) -> bytes:
     return data[: len(data) // 2]
 
 
-def _flip(data: bytes) -> bytes:
-    position = len(data) - 20
-    return data[:position] + bytes([data[position] ^ 0x01]) + data[position + 1 :]
+def _each_line(change: Callable[[bytes], bytes]) -> Callable[[bytes], bytes]:
+    """Apply `change` to every entry line of a shard (its header kept)."""
+
+    def apply(data: bytes) -> bytes:
+        header, _, body = data.partition(b"\n")
+        lines = [change(line) if line else line for line in body.split(b"\n")]
+        return header + b"\n" + b"\n".join(lines)
+
+    return apply
 
 
-def _hostile(data: bytes) -> bytes:
-    """A well-formed entry (right checksum, right key) naming a function to call."""
-    body = json.loads(data.split(b"\n", 2)[2])
-    outcome = {"c": "os:system", "f": [["command", "touch pwned"]]}
-    body["variants"] = [{"mode": "check", "all": None, "deps": [], "outcome": outcome}]
-    return _sealed(body)
+def _flip(line: bytes) -> bytes:
+    position = len(line) - 20
+    return line[:position] + bytes([line[position] ^ 0x01]) + line[position + 1 :]
 
 
-def _not_a_class(data: bytes) -> bytes:
-    body = json.loads(data.split(b"\n", 2)[2])
-    outcome = {"c": "dtypelint.engine:lint_paths", "f": []}
-    body["variants"] = [{"mode": "check", "all": None, "deps": [], "outcome": outcome}]
-    return _sealed(body)
+def _resealed(outcome: Any) -> Callable[[bytes], bytes]:
+    """A well-formed line (right checksum, right key) holding `outcome` as the result."""
 
+    def change(line: bytes) -> bytes:
+        name, _, rest = line.partition(b" ")
+        body = json.loads(rest.partition(b" ")[2])
+        body["variants"] = [{"mode": "check", "all": None, "deps": [], "outcome": outcome}]
+        text = json.dumps(body).encode()
+        return name + b" " + cache_module._hash(text).encode() + b" " + text
 
-def _wrong_shape(data: bytes) -> bytes:
-    body = json.loads(data.split(b"\n", 2)[2])
-    body["variants"] = [{"mode": "check", "all": None, "deps": [], "outcome": [1, 2, 3]}]
-    return _sealed(body)
-
-
-def _sealed(body: Any) -> bytes:
-    text = json.dumps(body).encode()
-    return cache_module._MAGIC + cache_module._hash(text).encode() + b"\n" + text
+    return change
 
 
 CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "truncated": _truncate,
-    "one bit flipped": _flip,
+    "each line cut": _each_line(lambda line: line[: len(line) * 2 // 3]),
+    "one bit flipped in each line": _each_line(_flip),
     "empty": lambda data: b"",
     "garbage": lambda data: os.urandom(300),
-    "another format": lambda data: data.replace(b"dtypelint-cache 1", b"dtypelint-cache 7", 1),
+    "another format": lambda data: b"dtypelint-cache 7\n" + data.partition(b"\n")[2],
     "only the header": lambda data: data.split(b"\n", 1)[0] + b"\n",
-    "a function to call": _hostile,
-    "a function, not a class": _not_a_class,
-    "a list for a result": _wrong_shape,
+    "a function to call": _each_line(
+        _resealed({"c": "os:system", "f": [["command", "touch pwned"]]})
+    ),
+    "a function, not a class": _each_line(_resealed({"c": "dtypelint.engine:lint_paths", "f": []})),
+    "a list for a result": _each_line(_resealed([1, 2, 3])),
+    "a class that is not a result": _each_line(
+        _resealed({"c": "dtypelint.diagnostics:Location", "f": [["row", 1], ["column", 1]]})
+    ),
 }
 
 
 def entries(folder: Path) -> list[Path]:
-    return sorted(path for path in (folder / "v1").iterdir() if not path.name.startswith("."))
+    """The shard files of a cache folder."""
+    return sorted(path for path in (folder / "v2").iterdir() if not path.name.startswith("."))
 
 
 @pytest.mark.parametrize("corruption", sorted(CORRUPTIONS))
@@ -321,11 +328,13 @@ def test_a_damaged_entry_is_a_miss(
     write_project(cached)
     expected = run(capsys, *CONCISE)
     folder = Path(os.environ["DTYPELINT_CACHE_DIR"])
-    for entry in entries(folder):
-        entry.write_bytes(CORRUPTIONS[corruption](entry.read_bytes()))
+    for shard in entries(folder):
+        shard.write_bytes(CORRUPTIONS[corruption](shard.read_bytes()))
     computed.clear()
     assert run(capsys, *CONCISE) == expected
-    assert len(computed) == 5  # every file analysed again
+    if corruption != "truncated":  # half a shard keeps the lines before the cut
+        assert len(computed) == 5  # every file analysed again
+    assert computed
     assert not (cached / "pwned").exists()
     computed.clear()
     assert run(capsys, *CONCISE) == expected  # the entries were written again, whole
@@ -353,10 +362,10 @@ def test_leftovers_of_an_interrupted_write_are_ignored(
 ) -> None:
     write_project(cached)
     expected = run(capsys, *CONCISE)
-    folder = Path(os.environ["DTYPELINT_CACHE_DIR"]) / "v1"
-    for entry in entries(folder.parent):
-        (folder / f".{entry.name}.123.abc.tmp").write_bytes(_truncate(entry.read_bytes()))
-        entry.write_bytes(_truncate(entry.read_bytes()))
+    folder = Path(os.environ["DTYPELINT_CACHE_DIR"]) / "v2"
+    for shard in entries(folder.parent):
+        (folder / f".{shard.name}.123.abc.tmp").write_bytes(_truncate(shard.read_bytes()))
+        shard.write_bytes(_truncate(shard.read_bytes()))
     assert run(capsys, *CONCISE) == expected
 
 
@@ -406,7 +415,7 @@ def test_the_cache_is_in_the_project_root_and_ignores_itself(
         .read_text()
         .startswith("Signature: 8a477f597d28d172789f06886806bc55")
     )
-    assert len(entries(folder)) == 5
+    assert len(entries(folder)) == 2  # pkg/ from the root, and . from pkg/
     assert not (root / "pkg" / ".dtypelint_cache").exists()
     assert ".dtypelint_cache" not in git(root, "status", "--porcelain", "--untracked-files=all")
 

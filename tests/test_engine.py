@@ -347,3 +347,27 @@ def test_an_analysis_error_in_one_file_does_not_sink_the_others(tmp_path: Path) 
     assert (
         bad.diagnostics == [] and "internal error in the analysis: RecursionError" in bad.errors[0]
     )
+
+
+def test_exclude_patterns_matched_at_once_as_one_by_one() -> None:
+    """pathmatch.PatternSet (one regex for the name patterns) equals path_matches per pattern."""
+    import itertools
+
+    from dtypelint.config import path_matches
+    from dtypelint.engine import DEFAULT_EXCLUDE
+    from dtypelint.pathmatch import PatternSet
+
+    extra = ["build/", "*.py", "src/gen", "/top", "./dot", "", "/", "a/**/b", "**/c.py", "[!a]*x"]
+    extra += ["?x", "gen/", "x/y/", "*_pb2.py", "tests", "  spaced  ", "data[0-9]"]
+    names = ["build", "src", "gen", "top", "dot", "a", "b", "c.py", "x", "bx", "y", "m_pb2.py"]
+    names += ["tests", "data1", "spaced", ".venv", "node_modules", "m.py", "deep"]
+    all_parts = [()]
+    all_parts += [(name,) for name in names]
+    all_parts += list(itertools.product(names[:8], names[6:14]))
+    all_parts += list(itertools.product(["src", "a", "x"], ["gen", "deep", "y"], names))
+    for patterns in ([*DEFAULT_EXCLUDE], extra, [*DEFAULT_EXCLUDE, *extra], []):
+        for first in (0, 1, 2):
+            combined = PatternSet(patterns, first)
+            for parts in all_parts:
+                expected = any(path_matches(p, parts, first) for p in patterns)
+                assert combined.matches(parts) == expected, (patterns, first, parts)

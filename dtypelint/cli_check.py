@@ -225,7 +225,7 @@ def lint(options: CheckOptions, config: Config, log: Log) -> tuple[list[FileOutc
     for path, _ in named:
         log.debug(f"Checking: {path}")
     started = time.perf_counter()
-    cache = open_cache(options, config, log)
+    cache = open_cache(options, config)
     progress = Progress.for_terminal(quiet=log.quiet)
     try:
         outcomes = lint_paths(
@@ -243,15 +243,16 @@ def lint(options: CheckOptions, config: Config, log: Log) -> tuple[list[FileOutc
     log.debug(f"Checked {len(named)} files in {_ms(started)}")
     if cache is not None:
         log.debug(f"Cache {cache.folder}: {cache.hits} results reused")
+    else:
+        log.debug("No cache (--no-cache or DTYPELINT_NO_CACHE)")
     return outcomes, {shown: path for path, shown in named}
 
 
-def open_cache(options: CheckOptions, config: Config, log: Log) -> Cache | None:
+def open_cache(options: CheckOptions, config: Config) -> Cache | None:
     """The content cache for this run (cache.py), or None with --no-cache / DTYPELINT_NO_CACHE."""
     from dtypelint import cache, engine
 
     if options.no_cache or cache.env_disables_cache():
-        log.debug("Not using the cache (--no-cache or DTYPELINT_NO_CACHE)")
         return None
     folder = cache.cache_folder(config, options.cache_dir)
     return cache.Cache.for_run(folder, config, engine.default_rules())

@@ -315,13 +315,14 @@ class RecordingTable(Mapping):  # type: ignore[type-arg]
     """The project's summaries as the analysis sees them, remembering every name it asks for.
 
     Asking for the whole table (iterating, its length) records that the result depends on all of
-    it. Always true: `summaries or {}` must not count as a question.
+    it; asking whether it is empty records that answer.
     """
 
     def __init__(self, table: Mapping[str, Any]) -> None:
         self.table = table
         self.asked: dict[str, Any] = {}
         self.everything = False
+        self.nonempty: bool | None = None  # None: never asked
 
     def __getitem__(self, name: str) -> Any:
         value = self.table.get(name)
@@ -350,7 +351,8 @@ class RecordingTable(Mapping):  # type: ignore[type-arg]
         return len(self.table)
 
     def __bool__(self) -> bool:
-        return True
+        self.nonempty = bool(self.table)
+        return self.nonempty
 
 
 def table_digest(table: Mapping[str, Any]) -> str:
@@ -434,7 +436,7 @@ class Cache:
         """The stored result for this text and these options, else `compute` it and store it."""
         key = _hash(self.build, filename, self._layout(filename), decoded.text)
         mode = _mode(options)
-        table = options.project_summaries or {}
+        table = {} if options.project_summaries is None else options.project_summaries
         shard = self._shard(self.shard_name(filename))
         line_name = _line_name(filename)
         entry = _decode_line(shard.lines.get(line_name), key)
@@ -461,6 +463,9 @@ class Cache:
         try:
             everything = variant.get("all")
             if everything is not None and everything != self._table_digest(table):
+                return False
+            nonempty = variant.get("nonempty")
+            if nonempty is not None and nonempty != bool(table):
                 return False
             return all(table.get(name) == answer for name, answer in variant["deps"])
         except (TypeError, ValueError, KeyError, Unencodable):
@@ -613,11 +618,17 @@ def _encode_line(
     try:
         deps = [[name, encode(answer)] for name, answer in recording.asked.items()]
         everything = table_digest(recording.table) if recording.everything else None
-        variant = {"mode": mode, "all": everything, "deps": deps, "outcome": encode(outcome)}
+        variant = {
+            "mode": mode,
+            "all": everything,
+            "nonempty": recording.nonempty,
+            "deps": deps,
+            "outcome": encode(outcome),
+        }
         kept = [
             encode_variant(old)
             for old in (entry["variants"] if entry is not None else ())
-            if not (old.get("mode") == mode and _same_questions(old, recording))
+            if not (old.get("mode") == mode and _same_questions(old, recording, everything))
         ]
     except Unencodable:
         return None
@@ -632,15 +643,22 @@ def encode_variant(variant: dict[str, Any]) -> dict[str, Any]:
     return {
         "mode": variant.get("mode"),
         "all": variant.get("all"),
+        "nonempty": variant.get("nonempty"),
         "deps": [[name, encode(answer)] for name, answer in variant["deps"]],
         "outcome": encode(variant["outcome"]),
     }
 
 
-def _same_questions(variant: dict[str, Any], recording: RecordingTable) -> bool:
+def _same_questions(
+    variant: dict[str, Any], recording: RecordingTable, everything: str | None
+) -> bool:
     """Whether a stored variant asked the table the same questions and got the same answers."""
     asked = dict(variant.get("deps") or ())
-    return asked == recording.asked and (variant.get("all") is not None) == recording.everything
+    return (
+        asked == recording.asked
+        and variant.get("all") == everything
+        and variant.get("nonempty") == recording.nonempty
+    )
 
 
 def _mode(options: RunOptions) -> str:

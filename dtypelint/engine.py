@@ -363,7 +363,8 @@ def _process_decoded(
     from dtypelint.analysis.summaries import ProjectContext, module_name_for
 
     rules = options.rules if options.rules is not None else default_rules()
-    project = ProjectContext(module_name_for(filename), options.project_summaries or {})
+    summaries = {} if options.project_summaries is None else options.project_summaries
+    project = ProjectContext(module_name_for(filename), summaries)
     try:
         diagnostics = lint_source(decoded.text, filename, config, rules, project)
     except RuleError as exc:

@@ -509,7 +509,9 @@ def test_outcomes_survive_encoding(cached: Path) -> None:
 def test_the_recording_table_remembers_every_question() -> None:
     table = cache_module.RecordingTable({"pkg.a.f": "summary"})
     assert table.get("pkg.a.f") == "summary" and table.get("pkg.b.g") is None
-    assert "pkg.c.h" not in table and bool(cache_module.RecordingTable({}))
+    assert "pkg.c.h" not in table and table.nonempty is None
+    empty = cache_module.RecordingTable({})
+    assert not empty and empty.nonempty is False and bool(table) and table.nonempty
     with pytest.raises(KeyError):
         table["pkg.d.i"]
     assert table.asked == {"pkg.a.f": "summary", "pkg.b.g": None, "pkg.c.h": None, "pkg.d.i": None}
@@ -542,3 +544,38 @@ def test_the_file_layout_is_part_of_the_key(
     (tmp_path / "pkg" / "m.py").unlink()
     (tmp_path / "pkg" / "m.py").symlink_to(tmp_path / "elsewhere" / "m.py")
     assert layout() != with_package
+
+
+def test_results_that_looked_at_the_whole_table_or_whether_it_is_empty(tmp_path: Path) -> None:
+    """An analysis that iterates the summaries, or tests them for emptiness, depends on that."""
+    from dtypelint.analysis.values import Summary
+    from dtypelint.config import Config
+    from dtypelint.engine import FileOutcome, RunOptions
+    from dtypelint.linter import DecodedSource
+
+    cache = cache_module.Cache.for_run(tmp_path / "cache", Config(), ())
+    decoded = DecodedSource("x = 1\n", "utf-8")
+    computed: list[str] = []
+
+    def compute(decoded: Any, filename: str, config: Any, options: Any) -> FileOutcome:
+        table = options.project_summaries
+        note = f"{len(table)} summaries" if table else "no summaries"
+        computed.append(note)
+        return FileOutcome(filename, warnings=[note])
+
+    def run(table: dict[str, Any] | None) -> list[str]:
+        options = RunOptions(project_summaries=table)
+        return cache.outcome(decoded, "m.py", Config(), options, compute).warnings
+
+    one = {"pkg.a.f": Summary(numpy=True)}
+    two = {**one, "pkg.b.g": Summary(cameras=("K",))}
+    assert [run(None), run(one), run(two)] == [["no summaries"], ["1 summaries"], ["2 summaries"]]
+    assert [run(None), run(one), run(two), run({})] == [
+        ["no summaries"],
+        ["1 summaries"],
+        ["2 summaries"],
+        ["no summaries"],
+    ]
+    assert computed == ["no summaries", "1 summaries", "2 summaries"]  # the rest were stored
+    changed = {**one, "pkg.b.g": Summary(cameras=("intrinsics",))}
+    assert run(changed) == ["2 summaries"] and len(computed) == 4  # same length, new table

@@ -6,7 +6,9 @@
 2. What is left is checked here, or in a pool of processes when it is big enough to pay for one:
    forking the workers, shipping results back and shutting them down costs tens of
    milliseconds, about what checking `POOL_MIN_BYTES` of source costs (benchmarks/bench.py,
-   `--scaling`). `--jobs` is the most processes used; `--jobs 1` never starts a pool.
+   `--scaling`), and only where other work leaves cores idle (cpuload.py: on a machine whose
+   other cores are busy, a second worker shares this process's core and only adds its cost).
+   `--jobs` is the most processes used; `--jobs 1` never starts a pool.
 3. In a pool, files go largest first, in chunks: the large files alone, then small files packed
    together, so that the last chunks are small and no worker idles while another finishes a
    big file. The project's summaries (phase 2) reach the workers with the fork, built once.
@@ -57,7 +59,7 @@ def run_items(
     if options.cache is not None:
         pending = _cached_first(items, config, options, outcomes, pending, progress)
     sizes = {index: _size(items[index][0]) for index in pending}
-    workers = pool_size(jobs, [sizes[index] for index in pending])
+    workers = pool_size(jobs, [sizes[index] for index in pending], _idle_cores(jobs))
     if workers <= 1:
         for index in pending:
             path, name = items[index]
@@ -71,12 +73,29 @@ def run_items(
     return outcomes  # type: ignore[return-value]
 
 
-def pool_size(jobs: int | None, sizes: Sequence[int]) -> int:
-    """How many processes to check files of these sizes with (1: no pool)."""
+def pool_size(jobs: int | None, sizes: Sequence[int], idle: float | None = None) -> int:
+    """How many processes to check files of these sizes with (1: no pool).
+
+    `idle`: the cores other work left idle lately (cpuload.py); with the default `jobs`, a
+    worker is started for each, beside this process's own core. Explicit `--jobs N` is only a
+    maximum, like the default, but does not look at the machine's load.
+    """
     limit = default_jobs() if jobs is None else max(1, jobs)
     if limit <= 1 or len(sizes) < 2 or sum(sizes) < POOL_MIN_BYTES:
         return 1
+    if jobs is None and idle is not None:
+        limit = min(limit, 1 + int(idle + 0.5))  # a core mostly taken is not one to share
+        if limit <= 1:
+            return 1
     return min(limit, len(sizes))
+
+
+def _idle_cores(jobs: int | None) -> float | None:
+    if jobs is not None:
+        return None
+    from dtypelint import cpuload
+
+    return cpuload.idle_cores()
 
 
 def _cached_first(

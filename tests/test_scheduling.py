@@ -28,6 +28,35 @@ def test_one_process_unless_the_work_pays_for_a_pool(monkeypatch: pytest.MonkeyP
     assert scheduling.pool_size(None, [big] * 10) == 1  # one core
 
 
+def test_no_pool_where_other_work_keeps_the_cores_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scheduling, "default_jobs", lambda: 4)
+    big = [scheduling.POOL_MIN_BYTES] * 10
+    assert scheduling.pool_size(None, big, idle=0.2) == 1  # another worker would share a core
+    assert scheduling.pool_size(None, big, idle=0.6) == 2
+    assert scheduling.pool_size(None, big, idle=2.7) == 4
+    assert scheduling.pool_size(None, big, idle=None) == 4  # unknown: the cores
+    assert scheduling.pool_size(3, big, idle=0.0) == 3  # --jobs is the user's call
+
+
+def test_idle_cores_are_read_from_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from dtypelint import cpuload
+
+    start = cpuload.sample()
+    if start is None:
+        pytest.skip("no /proc/stat here")
+    ticks = os.sysconf("SC_CLK_TCK")
+    # As if the command had started a second ago, with 1.5 cores' worth of idle ticks since.
+    monkeypatch.setattr(cpuload, "_mark", (start[0] - 1.0, start[1] - int(1.5 * ticks)))
+    idle = cpuload.idle_cores()
+    assert idle is not None and 1.4 < idle < 1.6 + (os.cpu_count() or 1)
+    cpuload.mark()
+    assert cpuload.idle_cores() is None  # too short a window to tell
+    monkeypatch.setattr(cpuload, "_mark", None)
+    assert cpuload.idle_cores() is None
+
+
 def test_chunks_go_largest_first_and_cover_every_file_once() -> None:
     sizes = dict(enumerate([5, 900, 40, 40, 3000, 7, 600] * 20 + [50_000]))
     chunks = scheduling.chunks(list(sizes), sizes, workers=2)

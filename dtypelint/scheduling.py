@@ -9,9 +9,12 @@
    `--scaling`), and only where other work leaves cores idle (cpuload.py: on a machine whose
    other cores are busy, a second worker shares this process's core and only adds its cost).
    `--jobs` is the most processes used; `--jobs 1` never starts a pool.
-3. In a pool, files go largest first, in chunks: the large files alone, then small files packed
-   together, so that the last chunks are small and no worker idles while another finishes a
-   big file. The project's summaries (phase 2) reach the workers with the fork, built once.
+3. With processes, this one and the forked helpers take chunks in turn from a shared counter
+   (this process works too rather than wait; where the other cores turn out to be busy, it
+   simply checks more of the files). Files go largest first: the large files alone, then
+   small files packed together, so that the last chunks are small and nobody idles while
+   another finishes a big file. The project's summaries (phase 2) reach the helpers with the
+   fork, built once.
 """
 
 from __future__ import annotations
@@ -150,30 +153,6 @@ def chunks(pending: Sequence[int], sizes: dict[int, int], workers: int) -> list[
     return result
 
 
-_worker_state: tuple[Config, RunOptions, Sequence[Item]] | None = None
-
-
-def _init_worker(config: Config, options: RunOptions, items: Sequence[Item]) -> None:
-    global _worker_state
-    _worker_state = (config, options, items)
-    if options.cache is not None:
-        options.cache.take_pending()  # the parent's, if any: it writes them itself
-
-
-def _work(chunk: list[int]) -> tuple[list[tuple[int, FileOutcome]], Any]:
-    """Check a chunk; the results, and the cache lines to store (the parent writes them)."""
-    from dtypelint.engine import process_file
-
-    assert _worker_state is not None
-    config, options, items = _worker_state
-    done = []
-    for index in chunk:
-        path, name = items[index]
-        done.append((index, process_file(Path(path), name, config, options)))
-    stored = options.cache.take_pending() if options.cache is not None else None
-    return done, stored
-
-
 def _run_pool(
     items: Sequence[Item],
     config: Config,
@@ -190,38 +169,150 @@ def _run_pool(
     # pages they share with this process alone (about 15% less CPU for the workers, measured).
     gc.freeze()
     try:
-        _submit_all(items, config, options, pending, sizes, workers, outcomes, progress)
+        _share(items, config, options, chunks(pending, sizes, workers), workers, outcomes, progress)
     finally:
         gc.unfreeze()
 
 
-def _submit_all(
+def _share(
     items: Sequence[Item],
     config: Config,
     options: RunOptions,
-    pending: Sequence[int],
-    sizes: dict[int, int],
+    work: list[list[int]],
     workers: int,
     outcomes: list[FileOutcome | None],
     progress: Progress | None,
 ) -> None:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    """This process and `workers - 1` forked helpers take chunks in turn from a shared counter.
 
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=_pool_context(),
-        initializer=_init_worker,
-        initargs=(config, options, items),
-    ) as pool:
-        futures = [pool.submit(_work, chunk) for chunk in chunks(pending, sizes, workers)]
-        for future in as_completed(futures):
-            done, stored = future.result()
+    This process works too, rather than wait for a pool: where the other cores turn out to be
+    busy, it checks most of the files itself, and the helpers only add what they manage.
+    """
+    from dtypelint.engine import process_file
+
+    context = _pool_context()
+    claimed = context.Value("i", 0)
+    results = context.Queue()
+    helpers = [
+        context.Process(
+            target=_helper,
+            args=(work, claimed, results, config, options, items),
+            daemon=True,
+        )
+        for _ in range(workers - 1)
+    ]
+    for helper in helpers:
+        helper.start()
+    finished: set[int] = set()
+    try:
+        while (chunk := _claim(claimed, len(work))) is not None:
+            for index in work[chunk]:
+                path, name = items[index]
+                outcomes[index] = process_file(Path(path), name, config, options)
+                if progress is not None:
+                    progress.advance()
+            _receive(results, helpers, finished, outcomes, options, progress, wait=False)
+        while len(finished) < len(helpers):
+            _receive(results, helpers, finished, outcomes, options, progress, wait=True)
+    finally:
+        for helper in helpers:
+            if helper.is_alive() and helper.pid not in finished:
+                helper.terminate()
+        for helper in helpers:
+            helper.join()
+        results.close()
+
+
+def _claim(claimed: Any, count: int) -> int | None:
+    """The next chunk nobody has taken, or None when all are taken."""
+    with claimed.get_lock():
+        index = int(claimed.value)
+        if index >= count:
+            return None
+        claimed.value = index + 1
+    return index
+
+
+def _helper(
+    work: list[list[int]],
+    claimed: Any,
+    results: Any,
+    config: Config,
+    options: RunOptions,
+    items: Sequence[Item],
+) -> None:
+    """A forked process: check chunks until none is left, send each chunk's results back."""
+    from dtypelint.engine import process_file
+
+    try:
+        if options.cache is not None:
+            options.cache.take_pending()  # the parent's, if any: it writes them itself
+        while (chunk := _claim(claimed, len(work))) is not None:
+            done = []
+            for index in work[chunk]:
+                path, name = items[index]
+                done.append((index, process_file(Path(path), name, config, options)))
+            stored = options.cache.take_pending() if options.cache is not None else None
+            results.put(("done", done, stored))
+        results.put(("finished", os.getpid(), None))
+    except KeyboardInterrupt:  # Ctrl-C reaches every process; the parent stops the run
+        pass
+    except BaseException as exc:  # an internal error: the parent raises it
+        results.put(("error", _picklable(exc), None))
+
+
+def _picklable(exc: BaseException) -> BaseException:
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _receive(
+    results: Any,
+    helpers: Sequence[Any],
+    finished: set[int],
+    outcomes: list[FileOutcome | None],
+    options: RunOptions,
+    progress: Progress | None,
+    *,
+    wait: bool,
+) -> None:
+    """Take in what the helpers sent: everything there is, or (`wait`) at least one message.
+
+    A helper that ended without saying it finished (killed, crashed) fails the run, as a
+    broken pool would, instead of leaving it waiting.
+    """
+    import queue
+
+    while True:
+        try:
+            kind, payload, stored = results.get(timeout=0.05) if wait else results.get_nowait()
+        except queue.Empty:
+            if not wait:
+                return
+            dead = [h for h in helpers if h.exitcode is not None and h.pid not in finished]
+            if dead and results.empty():
+                raise RuntimeError(
+                    f"a worker process ended unexpectedly (exit code {dead[0].exitcode})"
+                ) from None
+            continue
+        if kind == "error":
+            raise payload
+        if kind == "finished":
+            finished.add(payload)
+        else:
             if stored and options.cache is not None:
                 options.cache.merge(stored)
-            for index, outcome in done:
+            for index, outcome in payload:
                 outcomes[index] = outcome
             if progress is not None:
-                progress.advance(len(done))
+                progress.advance(len(payload))
+        if wait:
+            return
 
 
 def _size(path: str) -> int:

@@ -106,3 +106,33 @@ def test_cache_hits_are_never_sent_to_a_pool(in_tmp: Path, monkeypatch: pytest.M
     assert cache.hits == 29
     assert [o.diagnostics for o in second][:7] == [o.diagnostics for o in first][:7]
     assert "torch.ones" in second[7].diagnostics[0].message
+
+
+@pytest.mark.parametrize("failure", ["exits", "raises"])
+def test_a_helper_that_dies_or_raises_fails_the_run_instead_of_hanging(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    import os
+    import time
+
+    import dtypelint.engine
+
+    for index in range(20):
+        (in_tmp / f"m{index:02}.py").write_text(SOURCE)
+    files = discover_files(["."], Config())
+    parent = os.getpid()
+    real = dtypelint.engine.process_file
+
+    def flaky(*args: object, **kwargs: object) -> object:
+        if os.getpid() == parent:
+            time.sleep(0.05)  # leave chunks for the helper
+            return real(*args, **kwargs)  # type: ignore[arg-type]
+        if failure == "exits":
+            os._exit(3)
+        raise ValueError("boom in a helper")
+
+    monkeypatch.setattr(dtypelint.engine, "process_file", flaky)
+    monkeypatch.setattr(scheduling, "POOL_MIN_BYTES", 0)
+    expected = "exit code 3" if failure == "exits" else "boom in a helper"
+    with pytest.raises((RuntimeError, ValueError), match=expected):
+        lint_paths(files, Config(), jobs=2)

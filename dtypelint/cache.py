@@ -24,6 +24,12 @@ Shards are written by the main process, once per phase, to a temporary file rena
 so that a reader sees an old shard or a new one, never half of one; a run writing a shard keeps
 the lines another run wrote meanwhile, except for its own files.
 
+Keeping this true: whatever else a result comes to depend on must join the key. A new Config
+field does by itself (only `_CONFIG_FIELDS_IGNORED` are left out); a new way for the analysis to
+read the file system does not (today that is only module_name_for, mirrored by `Cache._layout`),
+nor a new input from the environment. tests/test_cache.py runs the suite's projects with the
+cache cold and warm against no cache; `pytest --dtypelint-cache=off|cold|warm` runs it all.
+
 The folder is `.dtypelint_cache` under the project root (the folder of the settings file or of
 the nearest pyproject.toml, else the working folder), `cache-dir` in the settings, or the
 environment's DTYPELINT_CACHE_DIR; `--no-cache` or DTYPELINT_NO_CACHE=1 turns the cache off. It

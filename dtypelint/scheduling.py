@@ -94,12 +94,22 @@ def pool_size(jobs: int | None, sizes: Sequence[int], idle: float | None = None)
     return min(limit, len(sizes))
 
 
+#: The last reading of idle cores, for a phase that follows a pooled one too closely to read.
+_last_idle: float | None = None
+
+
 def _idle_cores(jobs: int | None) -> float | None:
+    """Cores other work leaves idle, read since the command started or the last pool ended
+    (a window in which our own helpers ran would count them as other work)."""
+    global _last_idle
     if jobs is not None:
         return None
     from dtypelint import cpuload
 
-    return cpuload.idle_cores()
+    idle = cpuload.idle_cores()
+    if idle is not None:
+        _last_idle = idle
+    return _last_idle
 
 
 def _cached_first(
@@ -172,6 +182,9 @@ def _run_pool(
         _share(items, config, options, chunks(pending, sizes, workers), workers, outcomes, progress)
     finally:
         gc.unfreeze()
+        from dtypelint import cpuload
+
+        cpuload.mark()  # the next reading must not count our own helpers as other work
 
 
 def _share(

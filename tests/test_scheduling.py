@@ -136,3 +136,17 @@ def test_a_helper_that_dies_or_raises_fails_the_run_instead_of_hanging(
     expected = "exit code 3" if failure == "exits" else "boom in a helper"
     with pytest.raises((RuntimeError, ValueError), match=expected):
         lint_paths(files, Config(), jobs=2)
+
+
+def test_a_phase_right_after_a_pool_reuses_the_last_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Phase 2's window would be phase 1, when our own helpers kept the cores busy."""
+    from dtypelint import cpuload
+
+    readings = iter([0.9, None])
+    monkeypatch.setattr(cpuload, "idle_cores", lambda: next(readings))
+    monkeypatch.setattr(scheduling, "_last_idle", None)
+    assert scheduling._idle_cores(None) == 0.9
+    assert scheduling._idle_cores(None) == 0.9  # too short to read: the last reading
+    assert scheduling._idle_cores(2) is None  # --jobs: not read at all

@@ -11,6 +11,19 @@ Every measurement is wall time, the median of ``--repeat`` runs; the pool and
 subprocess start-up are included, as a user would see them. The script never
 imports torch (nor dtypelint: the linter runs as a subprocess).
 
+Then the targets of issue 9, on a copy of the corpus, each repetition running every row once
+(interleaved, so that a busy moment of the machine hits all rows alike):
+
+* ``ruff check --no-cache --select ALL`` (default threads) and a libcst parse of every file;
+* ``dtypelint check``: ``--no-cache`` with the default ``--jobs`` and with ``-j 1``; with an
+  empty cache; rerun with nothing changed (warm); with one file changed (a comment appended to
+  the median-sized file);
+* the CPU time (user + system, of the process and its children) of one small file checked by
+  the console script with an empty cache, with ``ruff check`` and ``python -c pass`` beside it.
+
+``--scaling`` times ``-j 1`` against a pool (forced) and the default on growing slices of the
+corpus: where a pool starts to pay is ``scheduling.POOL_MIN_BYTES``.
+
 Usage: ``python benchmarks/bench.py /work/corpora/kornia --jobs 2 --repeat 3 [--json]``
 """
 
@@ -26,6 +39,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -332,6 +346,283 @@ def format_table(report: dict) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- targets (issue 9)
+
+
+def run_cpu(
+    command: Sequence[str], env: dict[str, str] | None = None, cwd: Path | None = None
+) -> tuple[float, float, int]:
+    """Run `command` (output discarded): its CPU seconds (user + system), wall seconds, exit."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime, time.perf_counter() - start, process.returncode
+
+
+def find_ruff() -> str | None:
+    return shutil.which("ruff") or shutil.which("ruff", path=str(Path(sys.executable).parent))
+
+
+def median_sized(files: Sequence[Path]) -> Path:
+    ordered = sorted(files, key=lambda path: (path.stat().st_size, str(path)))
+    return ordered[len(ordered) // 2]
+
+
+def pick_small_file(corpus: Corpus) -> Path:
+    """A small file a pre-commit run would check: 1 to 4 KB, using torch, median of those."""
+    small = [
+        path
+        for path in corpus.files
+        if 1024 <= path.stat().st_size <= 4096 and b"torch" in path.read_bytes()
+    ]
+    return median_sized(small or corpus.files)
+
+
+@dataclass
+class Row:
+    name: str
+    command: str
+    kind: str = "wall"  # or "cpu"
+    seconds: list[float] = field(default_factory=list)
+    ok: bool = True
+    note: str = ""
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.seconds) if self.seconds else None
+
+
+def measure_targets(corpus: Corpus, args: argparse.Namespace) -> dict:
+    """The issue's rows, interleaved, on a copy of the corpus (one file of it gets edited)."""
+    base = dtypelint_base_command(args.dtypelint_cmd)
+    script = Path(sys.executable).with_name("dtypelint")
+    ruff = find_ruff()
+    if base is None:
+        return {"rows": [], "note": "dtypelint cannot be started"}
+    work = Path(tempfile.mkdtemp(prefix="dtypelint-bench-"))
+    try:
+        tree = work / "corpus"
+        if corpus.root.is_dir():
+            shutil.copytree(corpus.root, tree, symlinks=True)
+        else:
+            tree.mkdir()
+            shutil.copy2(corpus.root, tree / corpus.root.name)
+        files = collect_files(tree)
+        changed = median_sized(files)
+        small = args.small_file.resolve() if args.small_file else None
+        if small is None:
+            small = tree / pick_small_file(corpus).relative_to(corpus.root)
+        return _interleaved(args, base, script, ruff, work, tree, files, changed, small)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _interleaved(
+    args: argparse.Namespace,
+    base: list[str],
+    script: Path,
+    ruff: str | None,
+    work: Path,
+    tree: Path,
+    files: list[Path],
+    changed: Path,
+    small: Path,
+) -> dict:
+    cache = work / "cache"
+    env = {key: value for key, value in os.environ.items() if key != "DTYPELINT_NO_CACHE"}
+    env["DTYPELINT_CACHE_DIR"] = str(cache)
+    check = [*base, "check", "--exit-zero", "--output-format", "concise"]
+    original = changed.read_bytes()
+    edits = iter(range(1, 1_000_000))
+
+    def timed(command: Sequence[str], before: Callable[[], object] | None = None) -> Callable:
+        def run() -> tuple[float, int]:
+            if before is not None:
+                before()
+            seconds, code, _ = run_timed(command, env)
+            return seconds, code
+
+        return run
+
+    def cpu(command: Sequence[str], fresh_cache: Path | None = None) -> Callable:
+        def run() -> tuple[float, int]:
+            if fresh_cache is not None:
+                shutil.rmtree(fresh_cache, ignore_errors=True)
+            seconds, _, code = run_cpu(
+                command, {**env, "DTYPELINT_CACHE_DIR": str(fresh_cache or cache)}, tree
+            )
+            return seconds, code
+
+        return run
+
+    def libcst_parse() -> tuple[float, int]:
+        seconds, _ = time_pool_parse(parse_with_libcst, files, os.cpu_count() or 1)
+        return seconds, 0
+
+    def edit() -> None:
+        changed.write_bytes(original + f"\n# bench edit {next(edits)}\n".encode())
+
+    small_cache = work / "cache-small"
+    console = [str(script)] if script.exists() else base
+    rows: list[tuple[Row, Callable[[], tuple[float, int]]]] = []
+    if ruff is not None:
+        ruff_tree = [ruff, "check", "--isolated", "--no-cache", "--select", "ALL", "--exit-zero"]
+        ruff_tree += ["--output-format", "concise", "--quiet", str(tree)]
+        rows.append(
+            (Row("ruff check --no-cache --select ALL", shlex.join(ruff_tree)), timed(ruff_tree))
+        )
+    rows.append((Row("libcst.parse_module (pool)", "parse_with_libcst, all cores"), libcst_parse))
+    for name, extra, before in [
+        ("dtypelint --no-cache (default jobs)", ["--no-cache"], None),
+        ("dtypelint --no-cache -j 1", ["--no-cache", "-j", "1"], None),
+        ("dtypelint, empty cache", [], lambda: shutil.rmtree(cache, ignore_errors=True)),
+        ("dtypelint, warm cache", [], None),
+        ("dtypelint, one file changed", [], edit),
+    ]:
+        command = [*check, *extra, str(tree)]
+        rows.append((Row(name, shlex.join(command)), timed(command, before)))
+    one = [*console, "check", "--exit-zero", str(small)]
+    rows.append((Row("one small file, empty cache", shlex.join(one), "cpu"), cpu(one, small_cache)))
+    if ruff is not None:
+        ruff_one = [ruff, "check", "--isolated", "--no-cache", "--select", "ALL", "--exit-zero"]
+        ruff_one.append(str(small))
+        rows.append((Row("ruff, one small file", shlex.join(ruff_one), "cpu"), cpu(ruff_one)))
+    bare = [sys.executable, "-c", "pass"]
+    rows.append((Row("python -c pass", shlex.join(bare), "cpu"), cpu(bare)))
+    progress(f"targets: {len(rows)} rows x {args.repeat}, interleaved ...")
+    for _ in range(args.repeat):
+        for row, run in rows:
+            if not row.ok:
+                continue
+            seconds, code = run()
+            if code != 0:
+                row.ok, row.note = False, f"exit {code}"
+            else:
+                row.seconds.append(seconds)
+    changed.write_bytes(original)
+    return _judge([row for row, _ in rows], small, changed, tree)
+
+
+def _judge(rows: list[Row], small: Path, changed: Path, tree: Path) -> dict:
+    by_name = {row.name: row for row in rows}
+    ruff = by_name.get("ruff check --no-cache --select ALL")
+    limits: dict[str, tuple[str, Callable[[float], bool]]] = {
+        "dtypelint, warm cache": ("<= 0.30 s", lambda m: m <= 0.30),
+        "dtypelint, one file changed": ("<= 0.40 s", lambda m: m <= 0.40),
+        "one small file, empty cache": ("<= 0.10 s CPU", lambda m: m <= 0.10),
+    }
+    if ruff is not None and ruff.median:
+        for name in ("dtypelint --no-cache (default jobs)", "dtypelint, empty cache"):
+            limits[name] = ("<= 2x ruff", lambda m, r=ruff.median: m <= 2 * r)
+    single = by_name["dtypelint --no-cache -j 1"].median
+    result = []
+    for row in rows:
+        entry = asdict(row) | {"median_seconds": row.median, "limit": "", "met": None}
+        if ruff is not None and ruff.median and row.median and row.kind == "wall":
+            entry["ratio_to_ruff"] = row.median / ruff.median
+        if row.name in limits and row.median is not None:
+            entry["limit"], check = limits[row.name]
+            entry["met"] = check(row.median)
+        if row.name == "dtypelint --no-cache (default jobs)" and single and row.median:
+            entry["note"] = (entry["note"] + f" {row.median / single:.2f}x of -j 1").strip()
+        result.append(entry)
+    return {
+        "rows": result,
+        "small_file": str(small.relative_to(tree) if small.is_relative_to(tree) else small),
+        "small_file_bytes": small.stat().st_size,
+        "changed_file": str(changed.relative_to(tree)),
+    }
+
+
+def format_targets(targets: dict) -> str:
+    lines = [
+        f"issue 9 targets (small file: {targets.get('small_file')}, "
+        f"{targets.get('small_file_bytes')} bytes; changed: {targets.get('changed_file')})",
+        "",
+        f"{'row':<38}{'median':>9}{'x ruff':>8}  {'limit':<15}{'met':<5} note",
+    ]
+    for row in targets.get("rows", []):
+        unit = " cpu" if row["kind"] == "cpu" else ""
+        ratio = row.get("ratio_to_ruff")
+        met = "" if row["met"] is None else ("yes" if row["met"] else "NO")
+        lines.append(
+            f"{row['name']:<38}"
+            f"{format_number(row['median_seconds'], '.3f'):>9}"
+            f"{format_number(ratio, '.2f'):>8}  "
+            f"{row['limit'] + unit if row['limit'] else '':<15}{met:<5} {row['note']}"
+        )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- scaling
+
+
+SCALING_KB = (16, 32, 64, 128, 256, 512, 1024, 2048)
+FORCED_POOL = (
+    "import sys, dtypelint.scheduling as s; s.POOL_MIN_BYTES = 0; "
+    "from dtypelint.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def measure_scaling(corpus: Corpus, args: argparse.Namespace) -> list[dict]:
+    """-j 1, a pool of --jobs (forced) and the default on slices of the corpus, interleaved."""
+    rows = []
+    work = Path(tempfile.mkdtemp(prefix="dtypelint-scaling-"))
+    env = {**os.environ, "DTYPELINT_NO_CACHE": "1"}
+    try:
+        ordered = sorted(corpus.files)
+        total = sum(path.stat().st_size for path in ordered)
+        for size_kb in [*(kb for kb in SCALING_KB if kb * 1024 < total), total // 1024]:
+            folder = work / f"slice-{size_kb}"
+            taken = 0
+            for path in ordered:
+                if taken >= size_kb * 1024:
+                    break
+                target = folder / path.relative_to(corpus.root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, target)
+                taken += path.stat().st_size
+            check = ["check", "--exit-zero", "--output-format", "concise", str(folder)]
+            commands = {
+                "-j 1": [sys.executable, "-m", "dtypelint", *check, "-j", "1"],
+                f"pool of {args.jobs}": [
+                    sys.executable,
+                    "-c",
+                    FORCED_POOL,
+                    *check,
+                    "-j",
+                    str(args.jobs),
+                ],
+                "default": [sys.executable, "-m", "dtypelint", *check],
+            }
+            times: dict[str, list[float]] = {name: [] for name in commands}
+            for _ in range(args.repeat):
+                for name, command in commands.items():
+                    times[name].append(run_timed(command, env)[0])
+            medians = {name: statistics.median(values) for name, values in times.items()}
+            rows.append({"kb": taken // 1024, "files": len(list(folder.rglob("*.py")))} | medians)
+            progress(f"scaling {taken // 1024} KB: {medians}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return rows
+
+
+def format_scaling(rows: list[dict]) -> str:
+    if not rows:
+        return ""
+    names = [key for key in rows[0] if key not in ("kb", "files")]
+    lines = ["scaling (median wall seconds, no cache)", ""]
+    lines.append(f"{'KB':>6}{'files':>7}" + "".join(f"{name:>12}" for name in names))
+    for row in rows:
+        lines.append(
+            f"{row['kb']:>6}{row['files']:>7}" + "".join(f"{row[name]:>12.3f}" for name in names)
+        )
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -349,6 +640,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--no-dtypelint", action="store_true", help="skip the dtypelint run")
     parser.add_argument("--no-ruff", action="store_true", help="skip the ruff reference run")
+    parser.add_argument(
+        "--no-targets", action="store_true", help="skip the targets of issue 9 (cache, one file)"
+    )
+    parser.add_argument(
+        "--targets-only", action="store_true", help="only the targets of issue 9 (and ruff)"
+    )
+    parser.add_argument(
+        "--scaling", action="store_true", help="also time -j 1 against a pool on corpus slices"
+    )
+    parser.add_argument(
+        "--small-file",
+        type=Path,
+        metavar="FILE",
+        help="the file for the one-file CPU time (default: a 1-4 KB torch file of the corpus)",
+    )
     parser.add_argument(
         "--dtypelint-cmd",
         metavar="CMD",
@@ -371,7 +677,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def run_benchmarks(args: argparse.Namespace, corpus: Corpus) -> list[Measurement]:
     progress(f"{len(corpus.files)} files, {corpus.lines:,} lines under {corpus.root}")
-    measurements = []
+    measurements: list[Measurement] = []
+    if args.targets_only:
+        return measurements
     progress("ast.parse ...")
     measurements.append(measure_parser("ast.parse", parse_with_ast, corpus, args.jobs, args.repeat))
     progress("libcst.parse_module ...")
@@ -404,13 +712,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress(f"no .py files under {corpus.root}")
         return 2
     report = build_report(corpus, run_benchmarks(args, corpus), args.jobs, args.repeat)
+    if not args.no_targets:
+        report["targets"] = measure_targets(corpus, args)
+    if args.scaling:
+        report["scaling"] = measure_scaling(corpus, args)
+    report["load_average"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     if args.json == "-":
         print(json.dumps(report, indent=2))
     else:
         print(format_table(report))
+        if "targets" in report:
+            print("\n" + format_targets(report["targets"]))
+        if "scaling" in report:
+            print("\n" + format_scaling(report["scaling"]))
+        print(f"\nload average at the end: {report['load_average']}")
         if args.json:
             Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     failed = [row["name"] for row in report["results"] if not row["ok"]]
+    failed += [row["name"] for row in report.get("targets", {}).get("rows", []) if not row["ok"]]
     return 1 if failed else 0
 
 

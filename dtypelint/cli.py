@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import click
 
+import dtypelint.cpuload  # noqa: F401 - notes how busy the machine is as dtypelint starts
 from dtypelint import __version__, streams
 from dtypelint.cli_check import CheckOptions, run_check
 from dtypelint.cli_commands import config, help_command, rule, version

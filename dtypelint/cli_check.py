@@ -12,15 +12,22 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from dtypelint.config import Config, config_start, load_config, parse_inline_setting
-from dtypelint.engine import FileOutcome, discover_named_files, lint_paths
+from dtypelint.engine import (
+    FileOutcome,
+    discover_named_files,
+    lint_paths,
+)
+from dtypelint.progress import Progress
 from dtypelint.streams import StreamError, describe_os_error, write_stdout_bytes
+
+if TYPE_CHECKING:
+    from dtypelint.cache import Cache
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 STDIN = "-"
@@ -60,6 +67,7 @@ class CheckOptions:
     stdin_filename: str | None = None
     jobs: int | None = None
     no_cache: bool = False
+    cache_dir: str | None = None
     watch: bool = False
     exit_zero: bool = False
     verbose: bool = False
@@ -97,6 +105,8 @@ class Log:
 
     def debug(self, message: str) -> None:
         if self.verbose:
+            from datetime import datetime
+
             stamp = datetime.now().strftime("[%Y-%m-%d][%H:%M:%S]")
             click.echo(f"{stamp}[dtypelint][DEBUG] {message}", err=True)
 
@@ -232,11 +242,37 @@ def lint(options: CheckOptions, config: Config, log: Log) -> tuple[list[FileOutc
     for path, _ in named:
         log.debug(f"Checking: {path}")
     started = time.perf_counter()
-    outcomes = lint_paths(
-        [path for path, _ in named], config, options.jobs, fix=fix, diff=diff, filenames=dict(named)
-    )
+    cache = open_cache(options, config)
+    progress = Progress.for_terminal(quiet=log.quiet)
+    try:
+        outcomes = lint_paths(
+            [path for path, _ in named],
+            config,
+            options.jobs,
+            fix=fix,
+            diff=diff,
+            filenames=dict(named),
+            cache=cache,
+            progress=progress,
+        )
+    finally:
+        progress.finish()
     log.debug(f"Checked {len(named)} files in {_ms(started)}")
+    if cache is not None:
+        log.debug(f"Cache {cache.folder}: {cache.hits} results reused")
+    else:
+        log.debug("No cache (--no-cache or DTYPELINT_NO_CACHE)")
     return outcomes, {shown: path for path, shown in named}
+
+
+def open_cache(options: CheckOptions, config: Config) -> Cache | None:
+    """The content cache for this run (cache.py), or None with --no-cache / DTYPELINT_NO_CACHE."""
+    from dtypelint import cache, engine
+
+    if options.no_cache or cache.env_disables_cache():
+        return None
+    folder = cache.cache_folder(config, options.cache_dir)
+    return cache.Cache.for_run(folder, config, engine.default_rules())
 
 
 def _ms(started: float) -> str:
@@ -259,8 +295,6 @@ def filter_findings(options: CheckOptions, outcomes: list[FileOutcome]) -> None:
 def run_check(options: CheckOptions) -> int:
     refuse_contradictions(options)
     log = Log(options)
-    if options.no_cache:
-        log.debug("--no-cache: dtypelint keeps no cache, nothing to skip")
     if options.watch:
         from dtypelint.cli_watch import run_watch
 

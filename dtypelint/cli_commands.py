@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -27,6 +26,8 @@ def _format_option(function: Any) -> Any:
 
 
 def _echo_json(value: object) -> None:
+    import json
+
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 

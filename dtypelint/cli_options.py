@@ -264,15 +264,22 @@ CHECK_OPTIONS: list[Callable[[F], F]] = [
         type=click.IntRange(min=1),
         metavar="N",
         group=MISC,
-        help="Check files in N processes [default: all cores]",
+        help="Check files in at most N processes, started only when there is enough to check "
+        "[default: all cores]",
     ),
     _option(
         "-n",
         "--no-cache",
         is_flag=True,
         group=MISC,
-        help="Read no cache (accepted as in ruff; dtypelint keeps no cache yet, so this "
-        "changes nothing)",
+        help="Neither read nor write the cache of results (also DTYPELINT_NO_CACHE=1)",
+    ),
+    _option(
+        "--cache-dir",
+        metavar="CACHE_DIR",
+        group=MISC,
+        help="Where to keep the cache [env: DTYPELINT_CACHE_DIR] [default: .dtypelint_cache "
+        "in the project root]",
     ),
     _option(
         "-w",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import shutil
-import tempfile
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -22,6 +21,9 @@ from dtypelint.isolation import internal_error
 
 #: Past this much text the buffered report moves from memory to an anonymous temporary file.
 SPOOL_BYTES = 8 * 1024 * 1024
+#: Reports of fewer findings are rendered in memory (a few MB at most) without loading tempfile:
+#: the one-file run of a pre-commit hook does not pay for it.
+SPOOL_FINDINGS = 10_000
 
 Render = Callable[[Any, TextIO], None]
 
@@ -43,6 +45,14 @@ def write_isolated(render: Render, report: Any, stream: TextIO) -> Any:
 
 
 def _render_then_copy(render: Render, report: Any, stream: TextIO) -> None:
+    findings = sum(len(outcome.diagnostics) for outcome in getattr(report, "outcomes", ()))
+    if findings < SPOOL_FINDINGS:
+        buffer = io.StringIO(newline="")
+        render(report, buffer)
+        stream.write(buffer.getvalue())
+        return
+    import tempfile
+
     with tempfile.SpooledTemporaryFile(
         max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", errors="surrogateescape", newline=""
     ) as spool:

@@ -57,8 +57,13 @@ def settings_lines(options: CheckOptions, config: Config) -> list[str]:
         "enabled" if config.unsafe_fixes else ("disabled" if config.unsafe_fixes_set else "hint")
     )
     root = config.project_root or Path.cwd()
+    from dtypelint import cache
+
+    no_cache = options.no_cache or cache.env_disables_cache()
+    cache_dir = None if no_cache else cache.cache_folder(config, options.cache_dir)
     lines = [
         "# General Settings",
+        f"cache_dir = {_value(cache_dir)}",
         f"fix = {_value(bool(options.fix or options.fix_only))}",
         f"fix_only = {_value(bool(options.fix_only))}",
         f"output_format = {config.output_format}",

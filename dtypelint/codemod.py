@@ -34,49 +34,46 @@ def insert_keyword(source: SourceText, call: ast.Call, name: str, value: str) ->
     start = source.offset(source.start(call))
     end = source.offset(source.end(call))
     old = source.text[start:end]
-    simple = _simple_insertion(source, call, start, old, f"{name}={value}")
-    if simple is not None:
-        return _minimal_edit(source, start, old, simple)
-    import libcst as cst  # only calls laid out in other ways pay for libcst
+    new = _appended(source, call, old, end, f"{name}={value}")
+    if new is None:
+        import libcst as cst  # only calls laid out over lines pay for importing libcst
 
-    try:
-        expression = cst.parse_expression(old)
-    except cst.ParserSyntaxError:
-        return None
-    if not isinstance(expression, cst.Call):
-        return None
-    new = cst.Module([]).code_for_node(
-        expression.with_changes(args=_with_keyword(expression.args, name, value))
-    )
+        try:
+            expression = cst.parse_expression(old)
+        except cst.ParserSyntaxError:
+            return None
+        if not isinstance(expression, cst.Call):
+            return None
+        new = cst.Module([]).code_for_node(
+            expression.with_changes(args=_with_keyword(expression.args, name, value))
+        )
     return _minimal_edit(source, start, old, new)
 
 
-def _simple_insertion(
-    source: SourceText, call: ast.Call, start: int, old: str, keyword: str
-) -> str | None:
-    """The call's new text without libcst, for the common layout where libcst's result is known:
-    one line, no comment, and the last argument (or nothing) right before the closing `)`.
+def _appended(source: SourceText, call: ast.Call, old: str, end: int, keyword: str) -> str | None:
+    """libcst's rendering of `call` with `keyword` added, for the plain layouts: `f()` and a last
+    argument followed right by `)` (`torch.zeros(3, device=x.device)`); None for the others
+    (a trailing comma, a comment, a line break or spaces before `)`, a line break before `(`),
+    which libcst renders.
 
-    Thousands of fixes in one file must not cost a libcst parse each; any other layout (trailing
-    comma, comments, line breaks, spaces before `)`, a bare generator argument) goes to libcst.
-    """
-    if not old.endswith(")") or "\n" in old or "\r" in old or "#" in old:
+    Importing libcst costs more than checking a file: most fixes are of these layouts, and a
+    check that shows them need not load it (tests/test_codemod.py compares the two on every
+    call of the test corpora)."""
+    if not old.endswith(")"):
         return None
-    arguments: list[ast.AST] = [*call.args, *call.keywords]
-    if not arguments:
-        opening = source.offset(source.end(call.func)) - start
-        if old[opening:] != "()":
-            return None
-        return old[:-1] + keyword + ")"
-    if any(isinstance(argument, ast.GeneratorExp) for argument in call.args):
+    # libcst parses the call's text alone: a line break before its `(` is outside any bracket.
+    opening = source.offset(source.end(call.func)) - (end - len(old))
+    while opening < len(old) and old[opening] in " \t":
+        opening += 1
+    if old[opening : opening + 1] != "(" or any(c in old[:opening] for c in "\r\n\\"):
         return None
-    last = max(arguments, key=lambda node: (node.end_lineno, node.end_col_offset))  # type: ignore[attr-defined]
-    if last.end_lineno is None or last.end_col_offset is None:  # type: ignore[attr-defined]
+    parts: list[ast.AST] = [*call.args, *call.keywords]
+    if not parts:
+        return old[:-1] + keyword + ")" if old.endswith("()") else None
+    last = max(source.offset(source.end(part)) for part in parts)
+    if last != end - 1:
         return None
-    after = source.offset(source.end(last)) - start
-    if old[after:] != ")":
-        return None
-    return old[:after] + ", " + keyword + ")"
+    return old[:-1] + ", " + keyword + ")"
 
 
 def _with_keyword(

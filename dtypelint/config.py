@@ -7,21 +7,18 @@ decides; on a tie `ignore` wins. `select` replaces the default (everything), `ex
 
 from __future__ import annotations
 
-import difflib
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dtypelint.files import DEFAULT_MAX_FILE_SIZE, format_size
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+if TYPE_CHECKING:
+    from types import ModuleType
 
 #: Files read for settings, in order of precedence within one folder.
 CONFIG_FILENAMES = (".dtypelint.toml", "dtypelint.toml", "pyproject.toml")
@@ -66,6 +63,8 @@ class Config:
     #: Files larger than this many bytes are skipped with a DTL900 finding (None: no limit).
     max_file_size: int | None = DEFAULT_MAX_FILE_SIZE
     verify: Mapping[str, Any] = field(default_factory=dict)
+    #: `cache-dir`: where the content cache lives (relative to the project root); cache.py
+    cache_dir: str | None = None
     project_root: Path | None = None
     config_path: Path | None = None
 
@@ -245,6 +244,8 @@ _RARE = frozenset({"DTL901", "DTL902"})  # findings about dtypelint itself, seld
 def _closest(word: str, choices: Sequence[str], cutoff: float = 0.5) -> str | None:
     """difflib's closest match (ties: the larger name, as difflib), the engine's DTL901 and
     DTL902 losing ties to the other codes (`DTL01` suggests DTL001, not DTL901)."""
+    import difflib  # only a mistyped name pays for it
+
     scored = [
         (difflib.SequenceMatcher(None, word, choice).ratio(), choice not in _RARE, choice)
         for choice in choices
@@ -338,6 +339,7 @@ _TOP_KEYS = (
     "output-format",
     "scope",
     "max-file-size",
+    "cache-dir",
     "verify",
 )
 #: `scope`: where findings are reported (dtypelint/analysis/scope.py). Kept here as plain strings
@@ -393,6 +395,15 @@ def _toml_type(value: Any) -> str:
     return names.get(type(value), "a date or time")
 
 
+def _tomllib() -> ModuleType:
+    """The TOML parser, loaded when a settings file is read (a run without one never needs it)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    return tomllib
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     """A settings file's TOML; every way it can be broken is one line naming the file."""
     try:
@@ -411,6 +422,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def parse_toml(text: str, where: str) -> dict[str, Any]:
+    tomllib = _tomllib()
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -468,6 +480,7 @@ def load_config(
 
 def parse_inline_setting(text: str) -> dict[str, Any]:
     """`--config "unsafe-fixes = true"` -> {"unsafe-fixes": True} (TOML, as in ruff)."""
+    tomllib = _tomllib()
     try:
         parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -562,6 +575,9 @@ def _build_config(
             f"{_did_you_mean(str(output_format), OUTPUT_FORMATS)}"
         )
     max_file_size = _max_file_size(settings, where)
+    cache_dir = settings.get("cache-dir")
+    if cache_dir is not None and (not isinstance(cache_dir, str) or not cache_dir):
+        raise ConfigError(f"{where} `cache-dir` must be a folder name (a string)")
     return Config(
         select=select,
         ignore=ignore,
@@ -578,6 +594,7 @@ def _build_config(
         output_format=output_format,
         max_file_size=max_file_size,
         verify=_verify_settings(settings.get("verify", {}), where),
+        cache_dir=cache_dir,
         project_root=root,
         config_path=path,
     )

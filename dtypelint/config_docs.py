@@ -119,6 +119,14 @@ SETTINGS: dict[str, Setting] = {
         "int | str",
         'max-file-size = "16MB"',
     ),
+    "cache-dir": Setting(
+        "Where the cache of results is kept, relative to the project root (the folder of this\n"
+        "file). The environment's DTYPELINT_CACHE_DIR and `--cache-dir` win over it;\n"
+        "`--no-cache` (or DTYPELINT_NO_CACHE=1) neither reads nor writes it.",
+        '".dtypelint_cache"',
+        "str",
+        'cache-dir = "~/.cache/dtypelint"',
+    ),
     "verify.examples": Setting(
         "Files with example functions (`example`, `example_*`) for `dtypelint verify`.",
         "the PATH files themselves",

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.summaries import ProjectContext, module_name_for, needed_again
-from dtypelint.analysis.values import Summary
-from dtypelint.config import Config, path_matches, relative_parts
+from dtypelint.config import Config, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.files import walked_file_wanted
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
@@ -39,7 +35,6 @@ from dtypelint.linter import (
 )
 from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME
 from dtypelint.source import SourceText
-from dtypelint.workers import WorkerPool
 
 # The linting layer's names, re-exported: engine is the file-level API most callers use.
 __all__ = [
@@ -64,6 +59,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from dtypelint.analysis.values import Summary
+    from dtypelint.cache import Cache
+    from dtypelint.progress import Progress
     from dtypelint.rules.base import Rule
 
 
@@ -82,6 +80,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".pyenv",
     ".pytest_cache",
     ".pytype",
+    ".dtypelint_cache",
     ".ruff_cache",
     ".svn",
     ".tox",
@@ -101,8 +100,6 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 #: Source lines kept above and below each finding: fingerprints (gate.py) hash the code lines
 #: around a finding, so that a baseline still recognises it after lines move.
 CONTEXT_ROWS = 3
-# Below this many files the pool's start-up costs more than it saves.
-MIN_FILES_FOR_POOL = 16
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,13 +166,16 @@ class _ExcludeCache:
     """Exclude tests, remembered per folder (most files share their folder with others)."""
 
     def __init__(self, patterns: Sequence[str], root: Path | None, first: int) -> None:
+        from dtypelint.pathmatch import PatternSet
+
         self.patterns = patterns
         self.root = root
         self.first = first
         self.folders: dict[Path, bool] = {}
+        self._set = PatternSet(patterns, first)  # path_matches for all of them, as one regex
 
     def _matches(self, parts: Sequence[str]) -> bool:
-        return any(path_matches(pattern, parts, self.first) for pattern in self.patterns)
+        return self._set.matches(parts)
 
     def folder(self, folder: Path) -> bool:
         if folder not in self.folders:
@@ -195,6 +195,8 @@ def _git_listed_files(folder: Path) -> list[str] | None:
 
     One `git ls-files` is far faster than walking and matching .gitignore ourselves.
     """
+    import subprocess
+
     try:
         completed = subprocess.run(
             ["git", "ls-files", "-co", "--exclude-standard", "-z"],
@@ -343,6 +345,8 @@ class RunOptions:
     rules: tuple[type[Rule], ...] | None = None
     #: the project's function summaries by qualified name (second phase of lint_paths)
     project_summaries: Mapping[str, Summary] | None = None
+    #: the content cache (cache.py): results reused while nothing they depend on changed
+    cache: Cache | None = None
 
 
 def process_decoded(
@@ -354,8 +358,19 @@ def process_decoded(
     """Lint (and with fix/diff, fix) a decoded source; writes nothing."""
     if isinstance(decoded, Diagnostic):
         return _with_lines(FileOutcome(filename, [decoded]), None)
+    if options.cache is not None:  # the same result, stored or computed (and then stored)
+        return options.cache.outcome(decoded, filename, config, options, _process_decoded)
+    return _process_decoded(decoded, filename, config, options)
+
+
+def _process_decoded(
+    decoded: DecodedSource, filename: str, config: Config, options: RunOptions
+) -> FileOutcome:
+    from dtypelint.analysis.summaries import ProjectContext, module_name_for
+
     rules = options.rules if options.rules is not None else default_rules()
-    project = ProjectContext(module_name_for(filename), options.project_summaries or {})
+    summaries = {} if options.project_summaries is None else options.project_summaries
+    project = ProjectContext(module_name_for(filename), summaries)
     try:
         diagnostics = lint_source(decoded.text, filename, config, rules, project)
     except RuleError as exc:
@@ -477,26 +492,6 @@ def unified_diff(before: str, after: str, filename: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Many files
 
-_worker_state: tuple[Config, RunOptions] | None = None
-
-
-def _init_worker(config: Config, options: RunOptions) -> None:
-    global _worker_state
-    _worker_state = (config, options)
-
-
-def _work(item: tuple[str, str]) -> FileOutcome:
-    assert _worker_state is not None
-    path, filename = item
-    config, options = _worker_state
-    return process_file(Path(path), filename, config, options)
-
-
-def default_jobs() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
 
 def lint_paths(
     files: Sequence[Path],
@@ -508,26 +503,34 @@ def lint_paths(
     unsafe: bool | None = None,
     rules: RuleClasses | None = None,
     filenames: Mapping[Path, str] | None = None,
+    cache: Cache | None = None,
+    progress: Progress | None = None,
 ) -> list[FileOutcome]:
     """Process `files` (check, fix or diff), in parallel when there are enough of them.
 
     Outcomes come back in the order of `files`. `filenames` maps a path to the name shown for it
-    (default: the path as given).
+    (default: the path as given). `jobs` is the most processes to use (None: as many as there
+    are cores, when the work pays for them). `cache` (made for these settings and rules) keeps
+    results between runs; `progress` is told how many files are done.
     """
+    from dtypelint.analysis.summaries import needed_again
+
     options = RunOptions(
         fix=fix,
         diff=diff,
         unsafe=config.unsafe_fixes if unsafe is None else unsafe,
         rules=tuple(rules) if rules is not None else None,
+        cache=cache,
     )
     items = [(str(path), (filenames or {}).get(path, str(path))) for path in files]
-    jobs = default_jobs() if jobs is None else max(1, jobs)
     # Phase 1 checks every file and gathers the summaries its functions export. Phase 2 runs
     # again, with the project's summaries, the files that call an imported function whose
     # summary says something, and (with --fix) the files that have something to fix: fixes are
     # written only once every file has been seen, so one run fixes what one check reports.
-    first = RunOptions(rules=options.rules) if options.fix else options
-    outcomes = _run(items, config, first, jobs)
+    first = RunOptions(rules=options.rules, cache=cache) if options.fix else options
+    if progress is not None:
+        progress.start(len(items))
+    outcomes = _run(items, config, first, jobs, progress)
     table = {name: s for outcome in outcomes for name, s in outcome.exports.items()}
     again = [
         index
@@ -537,44 +540,22 @@ def lint_paths(
     ]
     if again:
         second = replace(options, project_summaries=table)
-        redone = _run([items[index] for index in again], config, second, jobs)
+        if progress is not None:
+            progress.start(len(again), "Checking files again with the project's summaries")
+        redone = _run([items[index] for index in again], config, second, jobs, progress)
         for index, outcome in zip(again, redone):
             outcomes[index] = outcome
     return outcomes
 
 
 def _run(
-    items: Sequence[tuple[str, str]], config: Config, options: RunOptions, jobs: int
+    items: Sequence[tuple[str, str]],
+    config: Config,
+    options: RunOptions,
+    jobs: int | None,
+    progress: Progress | None = None,
 ) -> list[FileOutcome]:
-    if jobs == 1 or len(items) < MIN_FILES_FOR_POOL:
-        return [process_file(Path(path), name, config, options) for path, name in items]
-    # Largest files first, in small chunks: the last chunk no longer leaves a worker idle.
-    order = sorted(range(len(items)), key=lambda i: -_size(items[i][0]))
-    chunksize = max(1, len(items) // (jobs * 16))
-    with WorkerPool(  # workers die with the run and never hold its output (workers.py)
-        max_workers=min(jobs, len(items)),
-        mp_context=_pool_context(),
-        initializer=_init_worker,
-        initargs=(config, options),
-    ) as pool:
-        done = list(pool.map(_work, [items[i] for i in order], chunksize=chunksize))
-    outcomes: list[FileOutcome] = [None] * len(items)  # type: ignore[list-item]
-    for index, outcome in zip(order, done):
-        outcomes[index] = outcome
-    return outcomes
+    # Cache hits first, then the rest here or in a pool when it pays (scheduling.py).
+    from dtypelint.scheduling import run_items
 
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
-
-
-def _pool_context():  # type: ignore[no-untyped-def]
-    import multiprocessing
-
-    # fork is much cheaper to start than spawn; the linter runs no threads that fork could break.
-    if sys.platform == "linux":
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
+    return run_items(items, config, options, jobs, progress)

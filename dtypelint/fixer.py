@@ -13,7 +13,6 @@ import contextlib
 import itertools
 import os
 import stat
-import tempfile
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -288,6 +287,7 @@ def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> Non
     Keeps the encoding, the UTF-8 byte-order mark and the mode bits; line endings are whatever
     `text` holds. A read-only file is refused (FixWriteError) and left untouched.
     """
+
     target = Path(os.path.realpath(path))  # write through a symlink, don't replace the link
     try:
         status = target.stat()
@@ -317,6 +317,8 @@ def _replace(target: Path, data: bytes, status: os.stat_result) -> None:
     so a file with the longest name the file system allows can be fixed too; it is removed on
     any failure, an interrupt included.
     """
+    import tempfile  # only a run that writes fixes pays for it
+
     try:
         handle, temporary = tempfile.mkstemp(
             dir=target.parent, prefix=TEMPORARY_PREFIX, suffix=TEMPORARY_SUFFIX

@@ -235,6 +235,10 @@ def isolated(process: Callable[..., FileOutcome]) -> Callable[..., FileOutcome]:
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # Exception, RecursionError, MemoryError: one file only
+            from dtypelint.cache import CacheMiss
+
+            if isinstance(exc, CacheMiss):  # not a failure: the cache's first pass asks again
+                raise
             stage = "fixing" if options.fix or options.diff else "checking"
             return internal_error(filename, exc, config, options, stage)
 

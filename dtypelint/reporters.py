@@ -8,10 +8,7 @@ work unchanged.
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.parse
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,7 +19,6 @@ from dtypelint import __version__
 from dtypelint.diagnostics import Diagnostic, Edit, Location
 from dtypelint.engine import FileOutcome
 from dtypelint.fixer import is_applicable
-from dtypelint.gate import FINGERPRINT_KEY, fingerprint
 from dtypelint.rules import (
     ENGINE_CODES,
     INTERNAL_ERROR_CODE,
@@ -240,6 +236,8 @@ def ruff_json(diagnostic: Diagnostic) -> dict[str, Any]:
 
 def report_json(report: RunReport, out: TextIO) -> None:
     findings = [ruff_json(diagnostic) for _, diagnostic in report.diagnostics()]
+    import json
+
     out.write(json.dumps(findings, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -292,11 +290,15 @@ def _relative_to(filename: str, base: Path) -> str | None:
 
 
 def report_sarif(report: RunReport, out: TextIO) -> None:
+    import json
+
     out.write(json.dumps(sarif_log(report, Path.cwd()), indent=2, ensure_ascii=False) + "\n")
 
 
 def sarif_log(report: RunReport, base: Path) -> dict[str, Any]:
     """One run; artifact URIs are relative to `base` (the working folder) via %SRCROOT%."""
+    from dtypelint.gate import FINGERPRINT_KEY, fingerprint
+
     rules = _sarif_rules()
     index = {rule["id"]: position for position, rule in enumerate(rules)}
     results = []
@@ -360,6 +362,8 @@ def _artifact_location(filename: str, base: Path) -> dict[str, str]:
     relative = _relative_to(filename, base)
     if relative is None:  # outside the source root: an absolute file URI
         return {"uri": Path(os.path.abspath(filename)).as_uri()}
+    import urllib.parse
+
     # The file system's bytes: a name that is not UTF-8 (surrogate escapes) is %-quoted too.
     return {"uri": urllib.parse.quote(os.fsencode(relative)), "uriBaseId": SRCROOT}
 
@@ -436,6 +440,8 @@ def _what_it_does(page: str) -> str:
 
 
 def report_junit(report: RunReport, out: TextIO) -> None:
+    import xml.etree.ElementTree as ET
+
     total = report.remaining
     suites = ET.Element(
         "testsuites", name="dtypelint", tests=str(max(total, 1)), failures=str(total), errors="0"
@@ -516,6 +522,8 @@ def report_statistics(report: RunReport, out: TextIO) -> None:
 
 
 def report_statistics_json(report: RunReport, out: TextIO) -> None:
+    import json
+
     out.write(json.dumps(statistics(report), indent=2) + "\n")
 
 

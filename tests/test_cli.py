@@ -360,7 +360,9 @@ NO_TORCH = textwrap.dedent(
                 raise ImportError("torch must not be imported by dtypelint check")
 
     sys.meta_path.insert(0, NoTorch())
+    import dtypelint.scheduling
     from dtypelint.cli import main
+    dtypelint.scheduling.POOL_MIN_BYTES = 0  # a pool of workers even for small files
     sys.exit(main({args!r}))
     """
 )
@@ -372,7 +374,7 @@ def test_import_does_not_import_torch() -> None:
 
 
 def test_cli_on_many_files_in_parallel_never_imports_torch(tmp_path: Path) -> None:
-    for index in range(20):  # enough files for the process pool
+    for index in range(20):  # a process pool (NO_TORCH lowers the size that starts one)
         (tmp_path / f"m{index}.py").write_text(
             "import torch\n\ndef f(x):\n    return x + torch.zeros(3, device=x.device)\n"
         )
@@ -385,6 +387,40 @@ def test_cli_on_many_files_in_parallel_never_imports_torch(tmp_path: Path) -> No
     assert completed.returncode in (0, 1), completed.stderr
     assert completed.stderr == ""
     json.loads(completed.stdout)
+
+
+#: What a one-file check (pre-commit's case) never loads: the pool, reporters it does not print
+#: with, fixes it does not apply, a TOML parser without a settings file, git without a folder.
+NOT_FOR_ONE_FILE = (
+    "libcst",
+    "concurrent.futures",
+    "multiprocessing",
+    "subprocess",
+    "tempfile",
+    "tomllib",
+    "xml.etree.ElementTree",
+    "hashlib",
+    "dtypelint.gate",
+    "dtypelint.verify",
+    "dtypelint.trace",
+)
+
+
+def test_a_one_file_check_loads_only_what_it_uses(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(
+        "import torch\n\ndef f(x: torch.Tensor):\n    return x + torch.zeros(3)\n"
+    )
+    script = (
+        "import sys\nfrom dtypelint.cli import main\ncode = main(['check', 'm.py'])\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\nsys.exit(code)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert completed.returncode == 1 and "DTL001" in completed.stdout
+    loaded = set(completed.stderr.split())
+    assert "dtypelint.analysis" in loaded and "dtypelint.cache" in loaded
+    assert sorted(loaded & set(NOT_FOR_ONE_FILE)) == []
 
 
 def test_help_does_not_import_torch(tmp_path: Path) -> None:

@@ -143,6 +143,7 @@ def test_config_command(capsys: pytest.CaptureFixture[str]) -> None:
         "unfixable",
         "output-format",
         "max-file-size",
+        "cache-dir",
         "verify",
     ]
     assert run(capsys, "config", "verify")[1] == "examples\ndevice\ndtype\ntimeout\n"

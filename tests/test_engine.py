@@ -311,7 +311,12 @@ def test_the_run_goes_on_past_broken_files(in_tmp: Path) -> None:
     assert crashed[0].errors == ["d_crash.py: internal error in DTL002: ValueError('boom')"]
 
 
-def test_process_pool_gives_the_same_results_in_the_same_order(in_tmp: Path) -> None:
+def test_process_pool_gives_the_same_results_in_the_same_order(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dtypelint import scheduling
+
+    monkeypatch.setattr(scheduling, "POOL_MIN_BYTES", 0)  # a pool even for tiny files
     for index in range(40):
         write(in_tmp, f"m{index:02}.py", ZEROS if index % 3 else "print(1)\n")
     files = discover_files(["."], Config())
@@ -366,3 +371,27 @@ def test_an_analysis_error_in_one_file_does_not_sink_the_others(
     assert [d.code for d in bad.diagnostics] == ["DTL901"]
     assert "RecursionError: maximum recursion depth exceeded" in bad.diagnostics[0].message
     assert "internal error in the analysis: RecursionError" in bad.errors[0]
+
+
+def test_exclude_patterns_matched_at_once_as_one_by_one() -> None:
+    """pathmatch.PatternSet (one regex for the name patterns) equals path_matches per pattern."""
+    import itertools
+
+    from dtypelint.config import path_matches
+    from dtypelint.engine import DEFAULT_EXCLUDE
+    from dtypelint.pathmatch import PatternSet
+
+    extra = ["build/", "*.py", "src/gen", "/top", "./dot", "", "/", "a/**/b", "**/c.py", "[!a]*x"]
+    extra += ["?x", "gen/", "x/y/", "*_pb2.py", "tests", "  spaced  ", "data[0-9]"]
+    names = ["build", "src", "gen", "top", "dot", "a", "b", "c.py", "x", "bx", "y", "m_pb2.py"]
+    names += ["tests", "data1", "spaced", ".venv", "node_modules", "m.py", "deep"]
+    all_parts = [()]
+    all_parts += [(name,) for name in names]
+    all_parts += list(itertools.product(names[:8], names[6:14]))
+    all_parts += list(itertools.product(["src", "a", "x"], ["gen", "deep", "y"], names))
+    for patterns in ([*DEFAULT_EXCLUDE], extra, [*DEFAULT_EXCLUDE, *extra], []):
+        for first in (0, 1, 2):
+            combined = PatternSet(patterns, first)
+            for parts in all_parts:
+                expected = any(path_matches(p, parts, first) for p in patterns)
+                assert combined.matches(parts) == expected, (patterns, first, parts)

@@ -26,6 +26,7 @@ import pytest
 from support import git
 
 import dtypelint
+import dtypelint.scheduling
 from dtypelint import fixer
 from dtypelint.cli import main
 from dtypelint.config import Config
@@ -156,6 +157,7 @@ def test_one_failing_file_does_not_sink_the_run(
     for index in range(31):
         (in_tmp / f"m{index:02}.py").write_text(module(2))
     _failing_analysis(monkeypatch, "m13.py", MemoryError())
+    monkeypatch.setattr(dtypelint.scheduling, "POOL_MIN_BYTES", 0)  # a pool with --jobs 2
     code = main(["--isolated", "--fix", "--output-format", "json", "--jobs", jobs, "."])
     out, err = capsys.readouterr()
     assert code == 2
@@ -188,6 +190,7 @@ def test_a_worker_killed_on_one_file_loses_nothing_else(
         return real(tree, source, filename, *args)
 
     monkeypatch.setattr(dtypelint.analysis, "ModuleAnalysis", analysis)
+    monkeypatch.setattr(dtypelint.scheduling, "POOL_MIN_BYTES", 0)  # small files, still a pool
     outcomes = lint_paths(discover_files([str(tmp_path)], Config()), Config(), jobs=2)
     codes = {Path(o.filename).name: [d.code for d in o.diagnostics] for o in outcomes}
     assert codes.pop("m07.py") == ["DTL901"]
@@ -435,7 +438,11 @@ def _interrupt(
         cwd=work,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env={**os.environ, marker.split("=")[0]: marker.split("=")[1]},
+        env={
+            **os.environ,
+            marker.split("=")[0]: marker.split("=")[1],
+            "DTYPELINT_POOL_MIN_BYTES": "0",  # workers even for a small tree
+        },
         start_new_session=group,
     )
     assert process.stderr is not None
@@ -811,7 +818,7 @@ def test_keyword_insertion_without_libcst_matches_libcst(monkeypatch: pytest.Mon
         node = ast.parse(text.text).body[0].value  # type: ignore[attr-defined]
         fast = codemod.insert_keyword(text, node, "dtype", "x.dtype")
         with monkeypatch.context() as patch:
-            patch.setattr(codemod, "_simple_insertion", lambda *args: None)
+            patch.setattr(codemod, "_appended", lambda *args: None)
             slow = codemod.insert_keyword(text, node, "dtype", "x.dtype")
         assert fast == slow, call
 

@@ -289,6 +289,14 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
+def split_pattern(pattern: str) -> tuple[str, bool]:
+    """An exclude pattern without `./` and trailing `/`, and whether it names folders only."""
+    text = pattern.strip()
+    if text.startswith("./"):
+        text = text[2:]
+    return text.rstrip("/"), text.endswith("/")
+
+
 def path_matches(pattern: str, parts: Sequence[str], first: int = 0) -> bool:
     """Whether `pattern` matches the path given as `parts` (folders then the file).
 
@@ -297,11 +305,7 @@ def path_matches(pattern: str, parts: Sequence[str], first: int = 0) -> bool:
     name (`build`, `*_pb2.py`). Names before index `first` (above the folder being walked) are not
     tested against unanchored patterns, so `dtypelint build/` still checks what it is asked to.
     """
-    text = pattern.strip()
-    if text.startswith("./"):
-        text = text[2:]
-    dir_only = text.endswith("/")
-    text = text.rstrip("/")
+    text, dir_only = split_pattern(pattern)
     if not text:
         return False
     regex = _glob_regex(text.lstrip("/"))

@@ -127,14 +127,8 @@ def masked_while(thread_runs: bool = True) -> Iterator[None]:
     """In a worker, while another thread (the file's) does the work: this thread blocks the stop
     signals, so that they reach the working thread, which blocks them only while it replaces a
     file. Elsewhere, nothing."""
-    if not (_worker_mode and _CAN_MASK and thread_runs):
+    with _stop_signals_blocked(_worker_mode and _CAN_MASK and thread_runs):
         yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def configure_file_thread() -> None:
@@ -155,7 +149,14 @@ def configure_file_thread() -> None:
 def blocked_for_new_threads() -> Iterator[None]:
     """Threads started inside inherit blocked stop signals (a process pool's helper threads),
     so that the signals go to the main thread, whose waits they interrupt."""
-    if not _CAN_MASK or threading.current_thread() is not threading.main_thread():
+    with _stop_signals_blocked(_CAN_MASK and threading.current_thread() is threading.main_thread()):
+        yield
+
+
+@contextlib.contextmanager
+def _stop_signals_blocked(block: bool) -> Iterator[None]:
+    """SIGINT and SIGTERM blocked in this thread inside (when `block`), the mask restored after."""
+    if not block:
         yield
         return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dtypelint.config import _glob_regex, path_matches
+from dtypelint.config import _glob_regex, path_matches, split_pattern
 
 
 class PatternSet:
@@ -23,11 +23,7 @@ class PatternSet:
         folder_names: list[str] = []
         self.anchored: list[str] = []
         for pattern in patterns:
-            text = pattern.strip()
-            if text.startswith("./"):
-                text = text[2:]
-            dir_only = text.endswith("/")
-            text = text.rstrip("/")
+            text, dir_only = split_pattern(pattern)
             if not text:
                 continue  # path_matches: matches nothing
             if "/" in text:

@@ -23,8 +23,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dtypelint.cache import CacheMiss
-
 if TYPE_CHECKING:
     from dtypelint.config import Config
     from dtypelint.engine import FileOutcome, RunOptions
@@ -121,6 +119,9 @@ def _cached_first(
     """Fill in the cache hits (files with an entry only); returns the indices still to check."""
     from dtypelint.engine import process_file
 
+    # A hit runs no analysis (a miss raises before one), so it needs no deep-stack thread
+    # (isolation.py); anything else that goes wrong is left to the isolated pass, which reports it.
+    look_up = getattr(process_file, "__wrapped__", process_file)
     cache = options.cache
     assert cache is not None
     left = []
@@ -132,8 +133,10 @@ def _cached_first(
                 left.append(index)
                 continue
             try:
-                outcomes[index] = process_file(Path(path), name, config, options)
-            except CacheMiss:
+                outcomes[index] = look_up(Path(path), name, config, options)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception:  # CacheMiss, or a file that fails: checked (isolated) below
                 left.append(index)
                 continue
             if progress is not None:

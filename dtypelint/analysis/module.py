@@ -183,7 +183,10 @@ class ModuleAnalysis:
         return info
 
     def kernel_function_class(self, name: str) -> bool:
-        """An autograd Function of this file whose methods call a compiled extension."""
+        """An autograd Function of this file whose methods call a compiled extension.
+
+        Never recursive: every method is scanned while the classes are collected, before its
+        class is in `self.classes` (a `backward` calling its own `Fn.apply` finds no class yet)."""
         cls = self.classes.get(name)
         if cls is None or not any(base.endswith("Function") for base in cls.bases):
             return False

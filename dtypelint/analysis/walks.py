@@ -124,15 +124,12 @@ class WalkTables:
 
     camera_args: dict[int, set[str]] = field(default_factory=dict)
     act_args: dict[int, set[str]] = field(default_factory=dict)
-    consulted: dict[int, Summary | None] = field(default_factory=dict)
 
     def add(self, events: UnitEvents) -> None:
         for key, names in events.camera_args.items():
             self.camera_args.setdefault(key, set()).update(names)
         for key, names in events.act_args.items():
             self.act_args.setdefault(key, set()).update(names)
-        for key, summary in events.consulted.items():
-            self.consulted.setdefault(key, summary)
 
 
 def replay(module: ModuleAnalysis, events: UnitEvents) -> None:
@@ -145,16 +142,8 @@ def replay(module: ModuleAnalysis, events: UnitEvents) -> None:
     module.new_summaries.update(events.summaries)
 
 
-def unit_is_stale(
-    unit: Unit,
-    events: UnitEvents,
-    summaries: dict[int, Summary],
-    changed_functions: set[int],
-    newly_written: set[int],
-) -> bool:
-    """Whether walking the unit again could give another result than its last walk."""
-    if events.factory_nodes & newly_written or (events.function_ids & changed_functions):
-        return True
+def consulted_changed(events: UnitEvents, summaries: dict[int, Summary]) -> bool:
+    """Whether a summary the unit used in its last walk is not the latest one."""
     return any(summaries.get(key) != used for key, used in events.consulted.items())
 
 
@@ -165,6 +154,7 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
     last: dict[int, UnitEvents] = {}  # each unit's events from its last walk
     changed: set[int] = set()  # functions whose forced parameters changed
     newly_written: set[int] = set()
+    stale: set[int] = set()  # units that used a summary that has changed since
     for _ in range(MAX_WALKS):
         written = set(module.written)
         module.functions, module.factory_calls, module.matmul_operands, module.fixed_casts = (
@@ -178,8 +168,11 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
         tables = WalkTables()
         for unit in units:
             events = last.get(id(unit.node))
-            if events is None or unit_is_stale(
-                unit, events, module.summaries, changed, newly_written
+            if (
+                events is None
+                or id(unit.node) in stale
+                or events.function_ids & changed
+                or events.factory_nodes & newly_written
             ):
                 events = last[id(unit.node)] = walk_unit(module, unit)
             else:
@@ -205,11 +198,7 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
         acts = {
             key: names | module.forced_acts.get(key, frozenset()) for key, names in acts.items()
         }
-        stale = any(
-            summaries.get(key) != used
-            for events in last.values()
-            for key, used in events.consulted.items()
-        )
+        stale = {key for key, events in last.items() if consulted_changed(events, summaries)}
         if (
             not stale
             and all(names <= module.forced_acts.get(k, frozenset()) for k, names in acts.items())

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from dtypelint import __version__, lint_source
+from dtypelint.analysis.syntax import is_self_attribute
 from dtypelint.config import Config, ConfigError, load_config
 from dtypelint.diagnostics import Diagnostic
 from dtypelint.engine import DecodedSource, read_source
@@ -244,7 +245,7 @@ def _binds(statement: ast.AST) -> set[Binding]:
         for node in ast.walk(target):
             if isinstance(node, ast.Name):
                 found.add(("name", node.id))
-            elif _self_attribute(node):
+            elif is_self_attribute(node):
                 found.add(("attr", node.attr))  # type: ignore[attr-defined]
     return found
 
@@ -254,17 +255,9 @@ def _reads(statement: ast.AST) -> set[Binding]:
     for node in ast.walk(statement):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             found.add(("name", node.id))
-        elif _self_attribute(node) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+        elif is_self_attribute(node) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
             found.add(("attr", node.attr))  # type: ignore[attr-defined]
     return found
-
-
-def _self_attribute(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    )
 
 
 def _finding(diagnostic: Diagnostic) -> Finding:

@@ -116,6 +116,10 @@ def enter_worker_mode() -> None:
     for signum in STOP_SIGNALS:
         with contextlib.suppress(OSError, ValueError):
             signal.signal(signum, signal.SIG_DFL)
+    if _CAN_MASK:
+        # A forked worker inherits the mask of the thread that forked it, which blocks the stop
+        # signals (`blocked_for_new_threads`): an idle worker would ignore SIGTERM until killed.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def worker_mode() -> bool:

@@ -457,6 +457,7 @@ def process_file(path: Path, filename: str, config: Config, options: RunOptions)
             outcome.errors.append(f"{filename}: {exc}")
             reverted = process_decoded(decoded, filename, config, RunOptions(rules=options.rules))
             outcome.diagnostics, outcome.lines = reverted.diagnostics, reverted.lines
+            outcome.line_count = reverted.line_count
             outcome.fixed = []
     outcome.fixed_source = None  # only stdin needs the text back; don't ship it between processes
     return outcome

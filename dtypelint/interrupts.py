@@ -55,11 +55,23 @@ def stop_writes() -> None:
         _stopping.set()
 
 
+#: The exception the stop signal raised, raised again at the next check (`raise_if_stopped`).
+_raised: type[KeyboardInterrupt] | None = None
+
+
 def _on_signal(signum: int, frame: FrameType | None) -> None:
+    global _raised
     stop_writes()
-    if signum == getattr(signal, "SIGTERM", None):
-        raise Terminated()
-    raise KeyboardInterrupt()
+    _raised = Terminated if signum == getattr(signal, "SIGTERM", None) else KeyboardInterrupt
+    raise _raised()
+
+
+def raise_if_stopped() -> None:
+    """Between files: stop if a signal arrived. Its exception can be lost on the way (raised
+    inside a finalizer that the garbage collector ran, Python prints it and goes on), and the
+    run must stop all the same."""
+    if _raised is not None and _stopping.is_set():
+        raise _raised()
 
 
 @contextlib.contextmanager
@@ -71,7 +83,9 @@ def handling_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    global _raised
     previous = {}
+    _raised = None
     for signum in STOP_SIGNALS:
         with contextlib.suppress(OSError, ValueError):
             previous[signum] = signal.signal(signum, _on_signal)

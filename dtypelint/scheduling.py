@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dtypelint import interrupts
+
 if TYPE_CHECKING:
     from dtypelint.config import Config
     from dtypelint.engine import FileOutcome, RunOptions
@@ -62,6 +64,7 @@ def run_items(
     workers = pool_size(jobs, [sizes[index] for index in pending], _idle_cores(jobs))
     if workers <= 1:
         for index in pending:
+            interrupts.raise_if_stopped()
             path, name = items[index]
             outcomes[index] = process_file(Path(path), name, config, options)
             if progress is not None:
@@ -128,6 +131,7 @@ def _cached_first(
     cache.computes = False
     try:
         for index in pending:
+            interrupts.raise_if_stopped()
             path, name = items[index]
             if not cache.has_entry(name):
                 left.append(index)
@@ -194,6 +198,7 @@ def _run_pool(
         ) as pool:
             results = pool.map(_check, [items[index] for index in order], chunksize=chunksize)
             for index, result in zip(order, results):
+                interrupts.raise_if_stopped()
                 # A file whose worker died alone comes back as its DTL901 outcome, no tuple.
                 outcome, stored = result if isinstance(result, tuple) else (result, None)
                 if stored and options.cache is not None:

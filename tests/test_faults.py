@@ -549,6 +549,31 @@ def test_an_idle_worker_stops_at_once_on_sigterm() -> None:
         pool.stop()
 
 
+@needs_posix
+def test_an_interrupt_lost_on_its_way_still_stops_the_run(tmp_path: Path) -> None:
+    """Python drops an exception raised inside a finalizer: a Ctrl-C that lands there must still
+    stop the run before the next file (it once went on, every write refused, and exited 2)."""
+    from dtypelint.config import Config
+    from dtypelint.engine import RunOptions
+    from dtypelint.interrupts import handling_signals, stopping
+    from dtypelint.scheduling import run_items
+
+    items = []
+    for index in range(3):
+        (tmp_path / f"m{index}.py").write_text(module(2))
+        items.append((str(tmp_path / f"m{index}.py"), f"m{index}.py"))
+    with handling_signals():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)  # the handler runs here
+        except KeyboardInterrupt:
+            pass  # lost, as in a finalizer
+        assert stopping()
+        with pytest.raises(KeyboardInterrupt):
+            run_items(items, Config(), RunOptions(fix=True), jobs=1)
+    assert [p.read_text() for p in sorted(tmp_path.glob("*.py"))] == [module(2)] * 3
+
+
 def test_the_temporary_file_is_removed_on_any_exception(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -42,6 +42,7 @@ from dtypelint.analysis.vocabulary import (
     COMPLEX_DTYPES,
     CONTAINER_METHODS,
     FIXED_CAST_METHODS,
+    FLOAT32_ONLY_METHODS,
     FLOAT_DTYPES,
     INT_DTYPES,
     INT_METHODS,
@@ -391,6 +392,8 @@ class CallEvaluation:
                 cameras=receiver.cameras,
                 fixed=receiver.fixed,
             )
+        if name in FLOAT32_ONLY_METHODS and receiver.is_act:
+            return Value(FIXED)  # no low-precision kernel: float32 or wider in a working run
         if name in MATMUL_METHODS:
             operands = [(receiver_node, receiver)] + [a for a in args]
             return self.matmul(node, f".{name}", operands)

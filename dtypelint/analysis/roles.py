@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.syntax import (
     constant_string,
     dotted_name,
+    einsum_matrix_operands,
     expression_root_name,
     is_self_attribute,
     keyword,
@@ -398,7 +399,9 @@ def geometry_names(
         elif isinstance(node, ast.Call):
             qualname = module.qualify(node.func) or ""
             method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-            if (
+            if qualname.endswith("einsum"):
+                direct.update(_roots(*einsum_matrix_operands(node)))
+            elif (
                 qualname in MATMUL_FUNCS
                 or qualname.startswith("torch.linalg.")
                 or qualname

@@ -247,6 +247,24 @@ def einsum_contracts(call: ast.Call) -> bool:
     return any(c not in output for c in letters)
 
 
+def einsum_matrix_operands(call: ast.Call) -> list[ast.AST]:
+    """The operands of `torch.einsum(equation, *operands)` indexed as matrices (two indices or
+    more): `...d,...k,...kl->...dl` makes the first two vectors, never rotations. Every operand
+    when the equation is not a string literal."""
+    operands = list(call.args[1:])
+    equation = constant_string(call.args[0]) if call.args else None
+    if equation is None:
+        return operands
+    subscripts = equation.partition("->")[0].split(",")
+    if len(subscripts) != len(operands):
+        return operands
+    return [
+        operand
+        for operand, subscript in zip(operands, subscripts)
+        if sum(c.isalpha() for c in subscript) >= 2
+    ]
+
+
 def zero_element_shape(node: ast.AST) -> bool:
     """`torch.empty((0, 3))`, `torch.zeros(0)`: a literal 0 in the size, a placeholder with no
     values (the zero-sample branch of a renderer)."""

@@ -43,6 +43,7 @@ from dtypelint.analysis.vocabulary import (
     BOOL_TORCH_FUNCS,
     COMPLEX_TORCH_FUNCS,
     FACTORIES,
+    FLOAT32_ONLY_FUNCS,
     INDEX_ARGS,
     INT_TORCH_FUNCS,
     LIKE_FACTORIES,
@@ -108,6 +109,8 @@ class TorchCallEvaluation:
         kwargs = [(kw.arg, kw.value, self.eval(kw.value)) for kw in node.keywords]
         if qualname in INT_TORCH_FUNCS:
             return Value(INT)
+        if qualname in FLOAT32_ONLY_FUNCS and args and args[0][1].is_act:
+            return Value(FIXED)  # no low-precision kernel: float32 or wider in a working run
         if qualname in BOOL_TORCH_FUNCS:
             return Value(BOOL)
         if qualname in MATMUL_FUNCS:

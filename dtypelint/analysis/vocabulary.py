@@ -191,6 +191,25 @@ SCALAR_METHODS = frozenset(
 )
 
 
+#: Linear algebra with no bfloat16 or float16 kernel (`linalg.inv: Low precision dtypes not
+#: supported`, `"geqrf_cpu" not implemented for 'BFloat16'`): in a run that works, what they are
+#: given is float32 or wider, so their result is no low-precision activation.
+FLOAT32_ONLY_METHODS = frozenset(
+    {"inverse", "pinverse", "det", "logdet", "slogdet", "cholesky", "cholesky_inverse", "qr",
+     "svd", "lu", "triangular_solve", "cholesky_solve", "lu_solve"}
+)  # fmt: skip
+FLOAT32_ONLY_FUNCS = frozenset(
+    {"torch.inverse", "torch.pinverse", "torch.det", "torch.logdet", "torch.slogdet",
+     "torch.cholesky", "torch.cholesky_inverse", "torch.cholesky_solve", "torch.qr", "torch.svd",
+     "torch.lu", "torch.lu_solve", "torch.triangular_solve",
+     "torch.linalg.inv", "torch.linalg.inv_ex", "torch.linalg.pinv", "torch.linalg.det",
+     "torch.linalg.slogdet", "torch.linalg.solve", "torch.linalg.solve_ex", "torch.linalg.lstsq",
+     "torch.linalg.cholesky", "torch.linalg.cholesky_ex", "torch.linalg.qr", "torch.linalg.svd",
+     "torch.linalg.svdvals", "torch.linalg.eig", "torch.linalg.eigh", "torch.linalg.eigvals",
+     "torch.linalg.eigvalsh", "torch.linalg.lu", "torch.linalg.lu_factor", "torch.linalg.lu_solve",
+     "torch.linalg.solve_triangular", "torch.linalg.matrix_rank"}
+)  # fmt: skip
+
 FIXED_CAST_METHODS = {
     "float": "float32",
     "half": "float16",

@@ -237,6 +237,19 @@ NEGATIVES = {
             def forward(self, x):
                 return x @ self.K.T
     """,
+    "R a residual vector in an einsum (pypose's robust corrector)": """
+        import torch
+        def correct(R: torch.Tensor, J: torch.Tensor):
+            sJ = 2.0 * J
+            return torch.einsum("...d,...k,...kl->...dl", R, R, sJ)
+    """,
+    "inverted frame with a camera: linalg has no bf16 kernel, the frame is float32": """
+        import torch
+        def relative(frame: torch.Tensor, extrinsics: torch.Tensor):
+            a = frame.inverse() @ extrinsics[..., :3, :3]
+            b = torch.linalg.inv(frame) @ extrinsics[..., :3, :3]
+            return a, b
+    """,
     "code outside tensor-taking functions": """
         import torch
         K = torch.eye(3)
@@ -310,3 +323,26 @@ def test_numpy_code_in_a_file_that_imports_torch_is_not_torch() -> None:
         return torch.einsum("ij,nj->ni", K, points)
     """
     assert findings(code) == [("DTL002", 13, 38)]
+
+
+def test_a_rotation_indexed_as_a_matrix_in_an_einsum_is_geometry() -> None:
+    """Only vector operands of an einsum are no evidence of a rotation; `...ij` is a matrix."""
+    code = """
+    import torch
+    def rotate(R: torch.Tensor, points: torch.Tensor):
+        return torch.einsum("...ij,...j->...i", R, points)
+    """
+    assert findings(code) == [("DTL002", 3, 45)]
+    assert 'torch.einsum("...ij,...j->...i", R.to(points.dtype), points)' in fixed(code)
+
+
+def test_an_inverted_camera_is_cast_after_the_inverse() -> None:
+    """`K.inverse()` stays a camera (the inverse of float32 intrinsics is float32); the cast
+    goes after the inverse, which has no bf16 kernel."""
+    code = """
+    import torch
+    def unproject(K: torch.Tensor, pixels: torch.Tensor):
+        return K.inverse() @ pixels
+    """
+    assert findings(code) == [("DTL002", 3, 12)]
+    assert "return K.inverse().to(pixels.dtype) @ pixels" in fixed(code)

@@ -296,6 +296,8 @@ class CallEvaluation:
             self.meet_through(node, summary, received)
             if summary.kernel:
                 self.info.kernel = True
+            if summary.passes is not None and summary.passes in received:
+                return received[summary.passes][1]  # the argument, reshaped: same dtype, origin
         if summary is not None and summary.cameras:
             return Value(CAMERA, cameras=(f"{name}(...)",))
         if summary is not None and summary.fixed:
@@ -342,6 +344,7 @@ class CallEvaluation:
     ) -> None:
         """`hist(tiles, torch.linspace(...))` where `hist` computes `tiles - bins`: the factory
         meets the activation inside the helper; report it at the call's argument."""
+        # In the order they meet inside: the first meeting names the finding's activation.
         for first, second in summary.param_pairs:
             if first in received and second in received:
                 self.meet([received[first], received[second]], node, "arith")

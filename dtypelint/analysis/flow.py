@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
 from dtypelint.analysis.meetings import MeetingRecorder
+from dtypelint.analysis.passthrough import returned_parameter
 from dtypelint.analysis.roles import (
     annotation_kind,
     annotation_optional,
@@ -89,8 +90,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         self.seen_calls: set[int] = set()
         self.dict_params: list[str] = []
         self.returns: list[Value] = []
-        self.param_pairs: set[tuple[str, str]] = set()  # parameters meeting each other
-        self.params_meeting_acts: set[str] = set()  # parameters meeting its own activations
+        # In the order they meet (dicts as ordered sets): a caller names the first meeting.
+        self.param_pairs: dict[tuple[str, str], None] = {}  # parameters meeting each other
+        self.params_meeting_acts: dict[str, None] = {}  # parameters meeting its own activations
         args = node.args
         self.param_names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         self.info = self._function_info(prefix, parent)
@@ -287,8 +289,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         args = self.node.args
         names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         meetings = {
-            "param_pairs": frozenset(self.param_pairs),
-            "params_meeting_acts": frozenset(self.params_meeting_acts),
+            "param_pairs": tuple(self.param_pairs),
+            "params_meeting_acts": tuple(self.params_meeting_acts),
             "params": tuple(names[1:] if self.cls is not None and names[:1] == ["self"] else names),
             "kernel": self.info.kernel,
         }
@@ -298,6 +300,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             for item in (value.items if value.items is not None else (value,))
         ]
         items = self._tuple_roles()
+        meetings["passes"] = returned_parameter(self.node, self.returns, meetings["params"])
         if not returned or any(value.is_act for value in returned):
             return Summary(items=items, **meetings)
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)

@@ -67,11 +67,13 @@ class MeetingRecorder:
             return
         for value in tagged:
             for other in (v for _, v in operands if v is not value):
-                self.param_pairs.update(
-                    (p, q) for p in value.params for q in other.params if p != q
-                )
+                for p in sorted(value.params):  # sorted: a set's order changes between runs
+                    for q in sorted(other.params):
+                        if p != q:
+                            self.param_pairs.setdefault((p, q))
                 if other.is_act and not other.params:
-                    self.params_meeting_acts.update(value.params)
+                    for p in sorted(value.params):
+                        self.params_meeting_acts.setdefault(p)
 
     def mark_written(self, container: Value, written: Value) -> None:
         """`buf[idx] = act`, `buf += act`, `buf.copy_(act)`: a float buffer takes the activations'

@@ -39,7 +39,7 @@ def needed_again(
         if summary.cameras or summary.numpy or summary.fixed or summary.items or summary.kernel:
             return True
     return any(
-        table[name].param_pairs or table[name].params_meeting_acts
+        table[name].param_pairs or table[name].params_meeting_acts or table[name].passes
         for name in factory_imports & table.keys()
     )
 

@@ -441,11 +441,13 @@ class Summary:
     #: a tuple return, position by position: "camera", "numpy", "act" or None (unknown)
     items: tuple[str | None, ...] | None = None
     #: parameter pairs that meet each other inside (`hist(tiles, bins)`: `tiles - bins`)
-    param_pairs: frozenset[tuple[str, str]] = frozenset()
+    param_pairs: tuple[tuple[str, str], ...] = ()  # in the order they meet
     #: parameters that meet the function's own activations (a module's weights, ...)
-    params_meeting_acts: frozenset[str] = frozenset()
+    params_meeting_acts: tuple[str, ...] = ()
     params: tuple[str, ...] = ()  # parameter names in order (`self` left out): maps arguments
     kernel: bool = False  # it hands tensors to a compiled extension (FunctionInfo.kernel)
+    #: the parameter it returns reshaped (analysis.passthrough): its result is that argument
+    passes: str | None = None
 
     @property
     def interesting(self) -> bool:
@@ -457,6 +459,7 @@ class Summary:
             or self.param_pairs
             or self.params_meeting_acts
             or self.kernel
+            or self.passes
         )
 
 

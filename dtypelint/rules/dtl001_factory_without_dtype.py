@@ -148,8 +148,8 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
 
     Only names bound to a floating activation on every path to the call, never `None` there
     (`record.bound_act_names`), and module parameters and buffers (`self.weight`). Among the
-    activations it meets: the one whose `.device` the call already uses, else an input, else a
-    module parameter. Else the tensor whose `.device` it uses; else the first tensor parameter
+    activations it meets: the first it meets, else the one whose `.device` the call already uses,
+    else an input, else a module parameter. Else the tensor whose `.device` it uses; else the first tensor parameter
     (an unsafe guess). None: no valid source, report without a fix.
     """
     met = [
@@ -160,9 +160,13 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     ]
     device = record.device_source if record.device_source in record.bound_act_names else None
     first_met = meets[0].act_names[0] if meets[0].act_names else None
+    inputs = [name for name in met if not name.startswith("self.")]
+    if first_met is not None and first_met in inputs:
+        # What it meets first decides: under autocast a float32 flow and bf16 features meet
+        # (RoMa's `warp + window`), and the window must follow the flow, not the features.
+        return DtypeSource(first_met, True, "")
     if device is not None and device in met:
         return DtypeSource(device, True, _why(device, first_met, "the tensor its device comes from"))
-    inputs = [name for name in met if not name.startswith("self.")]
     if inputs:
         return DtypeSource(inputs[0], True, _why(inputs[0], first_met, "an input it meets"))
     if met:

@@ -11,6 +11,7 @@ LAYERS = [
     "vocabulary",
     "syntax",
     "values",
+    "passthrough",
     "roles",
     "scope",
     "summaries",

@@ -227,13 +227,23 @@ def test_a_module_exports_what_its_functions_tell_callers() -> None:
         import torch
         def hist(values, centers):
             return (values[..., None] - centers).abs()
-        def plain(x):
-            return x
+        def windows(x, size: int):
+            B, H, W, C = x.shape
+            x = x.view(B, H // size, size, W // size, size, C)
+            return x.permute(0, 1, 3, 2, 4, 5).reshape(-1, size, size, C)
+        def scaled(x):
+            return x * 2.0
+        def chosen(x, y):
+            if y is None:
+                return x
+            return y
     """,
         project=project,
     )
-    assert set(project.exports) == {"pkg.geometry.hist"}
-    assert project.exports["pkg.geometry.hist"].param_pairs >= {("values", "centers")}
+    assert set(project.exports) == {"pkg.geometry.hist", "pkg.geometry.windows"}
+    assert ("values", "centers") in project.exports["pkg.geometry.hist"].param_pairs
+    # Returned reshaped: a caller's result is what it gave (a factory's value stays one).
+    assert project.exports["pkg.geometry.windows"].passes == "x"
 
 
 # -- flow -------------------------------------------------------------------------------------

@@ -620,3 +620,37 @@ def test_an_additive_attention_mask_passed_as_mask_meets_the_scores() -> None:
         "torch.zeros((1, H, W, 1), device=query.device)",
         "torch.zeros((1, H, W, 1), device=query.device, dtype=query.dtype)",
     )
+
+
+def test_the_activation_named_does_not_depend_on_string_hashing(tmp_path) -> None:
+    """The meeting reported first is the helper's first (source order), the same in every run
+    whatever PYTHONHASHSEED is (its parameter pairs were a set)."""
+    import os
+    import subprocess
+    import sys
+
+    code = """
+    import torch
+
+    def correlate(a, b, window):
+        return a * window + b * window
+
+    def match(x: torch.Tensor, y: torch.Tensor):
+        window = torch.linspace(-1, 1, 5, device=x.device)
+        return correlate(x, y, window)
+    """
+    assert messages(code) == [
+        "torch.linspace(...) defaults to float32 but meets 'x'; add dtype=x.dtype"
+    ]
+    (tmp_path / "m.py").write_text(dedent(code))
+    outputs = set()
+    for seed in ("0", "1", "2", "3", "4"):
+        run = subprocess.run(
+            [sys.executable, "-m", "dtypelint", "check", "--isolated", "--no-cache", "m.py"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1

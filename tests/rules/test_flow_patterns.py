@@ -137,6 +137,31 @@ CASES = {
         [("DTL002", 4, 21), ("DTL002", 4, 28)],
         {4: "    return points @ R.to(points.dtype).mT + t[:, None, :].to(points.dtype)"},
     ),
+    "a mask reshaped by a helper, then added to the scores (Swin's shifted windows)": (
+        """
+        import torch
+
+        def partition(x, size: int):
+            B, H, W, C = x.shape
+            x = x.view(B, H // size, size, W // size, size, C)
+            return x.permute(0, 1, 3, 2, 4, 5).reshape(-1, size * size, C)
+
+        def attend(query: torch.Tensor):
+            img_mask = torch.zeros((1, 4, 4, 1), device=query.device)
+            img_mask[:, 2:, :, :] = 1
+            mask = partition(img_mask, 2).squeeze(-1)
+            mask = mask.unsqueeze(1) - mask.unsqueeze(2)
+            mask = mask.masked_fill(mask != 0, -100.0)
+            windows = partition(query, 2)
+            scores = windows @ windows.transpose(-1, -2)
+            return (scores + mask).softmax(-1) @ windows
+
+        def run(dtype):
+            return attend(torch.arange(32.0).view(1, 4, 4, 2).div(32).to(dtype))
+        """,
+        [("DTL001", 9, 16)],
+        {9: "    img_mask = torch.zeros((1, 4, 4, 1), device=query.device, dtype=query.dtype)"},
+    ),
 }
 
 
@@ -162,6 +187,14 @@ def test_found_fixed_and_the_fix_runs(code: str, where: list, lines: dict[int, s
 
 
 LOOKALIKES = {
+    "an index reshaped by a helper stays an index": """
+        import torch
+        def flat(x):
+            return x.reshape(-1)
+        def pick(x: torch.Tensor):
+            idx = flat(torch.arange(4, device=x.device).view(2, 2))
+            return x[..., idx]
+    """,
     "indices of topk used as an index": """
         import torch
         def pick(x: torch.Tensor):

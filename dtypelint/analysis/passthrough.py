@@ -1,0 +1,103 @@
+"""Helpers that hand back their argument reshaped: the result has the argument's dtype and origin.
+
+Swin's `window_partition(x)` views and permutes `x` and returns it, so in
+`mask_windows = self.window_partition(img_mask)` the result is the float32 `torch.zeros` mask the
+caller made, which later meets the attention scores. A call of such a helper gives back the
+value it was given (`Summary.passes`), factories included, instead of an unknown activation.
+
+Only shape operations count (views, permutes, reshapes, indexing, padding): the dtype goes
+through them unchanged. Arithmetic, casts, and anything mixed with another value do not.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+from dtypelint.analysis.syntax import last_name, walk
+from dtypelint.analysis.values import Value
+
+#: Tensor methods that change the shape or layout, never the dtype.
+SHAPE_METHODS = frozenset(
+    {"view", "reshape", "permute", "transpose", "contiguous", "flatten", "unflatten", "squeeze",
+     "unsqueeze", "expand", "expand_as", "repeat", "clone", "detach", "flip", "roll", "narrow",
+     "movedim", "swapaxes", "mT", "T", "view_as", "reshape_as", "tile", "repeat_interleave"}
+)  # fmt: skip
+#: The same as functions (`torch.roll(x, ...)`, `F.pad(x, ...)`): the first argument is reshaped.
+SHAPE_FUNCTIONS = frozenset(
+    {"reshape", "permute", "transpose", "flatten", "unflatten", "squeeze", "unsqueeze", "flip",
+     "roll", "narrow", "movedim", "swapaxes", "tile", "repeat_interleave", "pad", "rearrange"}
+)  # fmt: skip
+
+
+def returned_parameter(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, returns: Sequence[Value], params: Sequence[str]
+) -> str | None:
+    """The parameter every return of `func` gives back reshaped (`Summary.passes`), if any.
+    `returns`: what the function's walk found its returns hold (one parameter's provenance)."""
+    derived = {value.params for value in returns}
+    if len(derived) != 1 or any(value.items is not None for value in returns):
+        return None
+    (origins,) = derived
+    if len(origins) != 1:
+        return None
+    (param,) = origins
+    return param if param in params and passed_parameter(func, param) else None
+
+
+def passed_parameter(func: ast.FunctionDef | ast.AsyncFunctionDef, param: str) -> bool:
+    """Whether every `return` of `func` gives back parameter `param` through shape operations
+    only (through local names, each assigned only such values)."""
+    assigned: dict[str, list[ast.expr | None]] = {}
+    simple_targets: set[int] = set()
+    returns: list[ast.expr | None] = []
+    nodes = walk(func)
+    for node in nodes:
+        if node is not func and isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+        ):
+            return False  # a nested function could rebind names: not worth following
+        if isinstance(node, ast.Return):
+            returns.append(node.value)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+                    simple_targets.add(id(target))
+    for node in nodes:  # bound any other way (unpacking, loops, `with`, `+=`): not followed
+        if (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Store)
+            and id(node) not in simple_targets
+        ):
+            assigned.setdefault(node.id, []).append(None)
+    if not returns:
+        return False
+    return all(value is not None and _carries(value, param, assigned, set()) for value in returns)
+
+
+def _carries(
+    node: ast.expr, param: str, assigned: dict[str, list[ast.expr | None]], seen: set[str]
+) -> bool:
+    if isinstance(node, ast.Name):
+        if node.id in seen:
+            return True  # `x = x.view(...)`: the name's other values decide
+        values = assigned.get(node.id)
+        if values is None:
+            return node.id == param
+        # Each value the name can hold (the parameter's own on paths that skip the assignments).
+        return (node.id == param or bool(values)) and all(
+            value is not None and _carries(value, param, assigned, seen | {node.id})
+            for value in values
+        )
+    if isinstance(node, ast.Subscript):
+        return _carries(node.value, param, assigned, seen)
+    if isinstance(node, ast.Attribute) and node.attr in ("mT", "T"):
+        return _carries(node.value, param, assigned, seen)
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in SHAPE_METHODS:
+            return _carries(func.value, param, assigned, seen)
+        if last_name(func) in SHAPE_FUNCTIONS and node.args:
+            return _carries(node.args[0], param, assigned, seen)
+    return False

@@ -172,7 +172,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 and not scalar_default
                 and (used.torch_evidence or not self.module.imports_numpy)
             )
-            is_tensor = annotation == "tensor" or used_as_tensor or name in forced_acts
+            is_tensor = name not in used.data_names and (
+                annotation == "tensor" or used_as_tensor or name in forced_acts
+            )
             if is_forward and namespace and annotation != "tensor":
                 # `forward(self, feats, cam)` reading `cam.K`: a batch or camera object whose
                 # attributes are tensors (cameras by name, activations otherwise).

@@ -182,6 +182,9 @@ class FunctionScan:
         self.torch_evidence = False
         #: used as NumPy arrays only can be (`poses.copy()`, `a.astype(...)`)
         self.numpy_names: set[str] = set()
+        #: the data a tensor is made from (`torch.tensor(param)`): a list or an array, whatever
+        #: its annotation says (torch warns when given a tensor there); never a dtype source
+        self.data_names: set[str] = set()
         self.self_facts: list[ast.AST] = []
         self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
         self.module: ModuleAnalysis | None = None
@@ -296,6 +299,11 @@ class FunctionScan:
         qualname = module.qualify(func) or ""
         if qualname.startswith("torch.") and qualname not in NON_TENSOR_TORCH_FUNCS:
             if qualname.rsplit(".", 1)[-1] in FACTORIES:
+                if (
+                    qualname in ("torch.tensor", "torch.as_tensor")
+                    and type(node.args[0]) is ast.Name
+                ):
+                    self.data_names.add(node.args[0].id)  # type: ignore[attr-defined]
                 return  # `torch.tensor(mean)`: data, a list or a number as often
             for arg in node.args:
                 for element in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else (arg,):

@@ -259,7 +259,10 @@ NON_TENSOR_TORCH_FUNCS = frozenset(
      "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", "torch.manual_seed",
      "torch.cuda.is_available", "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype",
      "torch.jit.is_scripting", "torch.jit.is_tracing", "torch.compiler.is_compiling",
-     "torch.broadcast_shapes", "torch.promote_types", "torch.result_type", "torch.is_grad_enabled"}
+     "torch.broadcast_shapes", "torch.promote_types", "torch.result_type", "torch.is_grad_enabled",
+     # whatever was saved: a state dict, a dict of tensors, a module (not one tensor to register)
+     "torch.load", "torch.jit.load", "torch.hub.load", "torch.hub.load_state_dict_from_url",
+     "torch.utils.model_zoo.load_url"}
 )  # fmt: skip
 
 

@@ -227,6 +227,12 @@ def test_elementwise_meet_is_flagged_inside_autocast() -> None:
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
+    "a parameter made into a tensor is data, whatever its annotation (pyiqa's NRQM)": """
+        import torch
+        def regress(feats: torch.Tensor, linear_param: torch.Tensor):
+            preds = torch.ones(feats.shape[0], 1)
+            return preds @ torch.tensor(linear_param)
+    """,
     "integer pixel grid whose dtype the float32 intrinsics decide (gsplat)": """
         import torch
         import torch.nn.functional as F

@@ -74,6 +74,20 @@ def test_camera_attribute_made_in_init_gives_dtl005_and_dtl002() -> None:
 
 
 NEGATIVES = {
+    "whatever torch.load gives (a dict of tensors, basicsr's DFDNet)": """
+        import torch
+        from torch import nn
+        class DFD(nn.Module):
+            def __init__(self, path):
+                super().__init__()
+                self.dict = torch.load(path)
+            def to_device(self, x):
+                for k, v in self.dict.items():
+                    self.dict[k] = v.to(x)
+            def forward(self, x):
+                self.to_device(x)
+                return x * self.dict["left_eye"]
+    """,
     "registered buffer": """
         import torch
         from torch import nn

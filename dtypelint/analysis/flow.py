@@ -14,6 +14,7 @@ from dtypelint.analysis.passthrough import returned_parameter
 from dtypelint.analysis.roles import (
     annotation_kind,
     annotation_optional,
+    model_outputs_name,
     non_tensor_name,
     weak_camera_name,
 )
@@ -119,6 +120,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             name = param.arg
             self.env[name] = EMPTY  # every parameter shadows a module-level import of its name
             annotation = annotation_kind(param.annotation)
+            if annotation == "any_dict":  # `outputs: dict[str, Any]`: the body's use decides
+                annotation = None if model_outputs_name(name) else "other"
             default = defaults.get(name)
             scalar_default = isinstance(default, ast.Constant) and default.value is not None
             named = non_tensor_name(name)

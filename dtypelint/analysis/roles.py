@@ -42,8 +42,8 @@ def annotation_kind(annotation: ast.expr | None) -> str | None:
     """What a parameter annotation says it holds, `None` (Optional) aside.
 
     tensor | int_tensor | tensors (a list/tuple of tensors) | tensor_dict | numpy | int | float |
-    scalar |
-    device | module | mixed (`dict[str, Tensor] | Tensor`: not one kind) | other | None.
+    scalar | device | module | mixed (`dict[str, Tensor] | Tensor`: not one kind) | any_dict
+    (`dict[str, Any]`) | other | None.
     """
     if annotation is None:
         return None
@@ -53,6 +53,8 @@ def annotation_kind(annotation: ast.expr | None) -> str | None:
         except SyntaxError:
             return "other"
     kinds = {_kind(option) for option in _options(annotation)} - {"none"}
+    if len(kinds) > 1:
+        kinds = {"other" if kind == "any_dict" else kind for kind in kinds}
     if not kinds:
         return "other"
     if len(kinds) > 1:
@@ -93,7 +95,10 @@ def _kind(node: ast.expr) -> str:
         if base in _SEQUENCE_TYPES:
             return "tensors" if inner and inner <= {"tensor", "tensors"} else "other"
         if base in _MAPPING_TYPES:
-            return "tensor_dict" if "tensor" in inner else "other"
+            if "tensor" in inner:
+                return "tensor_dict"
+            # `dict[str, Any]`: says nothing of its values (a model's outputs, a data batch)
+            return "any_dict" if args and last_name(args[-1]) in ("Any", "object") else "other"
         if args and _kind(args[0]) == "tensor":
             # jaxtyping: `Float[Tensor, "*bs 3"]`, `Int[Tensor, "n"]`, `Shaped[torch.Tensor, ""]`
             return "int_tensor" if base.startswith(_JAXTYPING_INTEGER) else "tensor"
@@ -114,6 +119,12 @@ def _kind(node: ast.expr) -> str:
     if (name or "").endswith("Module"):
         return "module"
     return "other"
+
+
+def model_outputs_name(name: str) -> bool:
+    """`outputs`, `preds`, `out_dict`: what a model returned (activations), not a data batch."""
+    words = name.lower().split("_")
+    return any(word.startswith(("output", "pred")) or word == "out" for word in words)
 
 
 #: Parameters named so hold modules or metadata, never a tensor to take a dtype from.

@@ -387,6 +387,8 @@ def literal_kind(node: ast.AST, value: Value) -> str | None:
                 saw_int = True
         elif leaf_value.flags & (ACT | FIXED | CAMERA):
             return None
+        elif isinstance(number, ast.BinOp) and isinstance(number.op, ast.Div):
+            saw_float = True  # `2 / W`: true division makes a float, even of two ints
         elif leaf_value.flags & PY_FLOAT:
             saw_float = True
         elif leaf_value.flags & PY_NUMBER:

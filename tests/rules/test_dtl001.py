@@ -30,6 +30,44 @@ def test_cat_with_ones_takes_the_met_activation_dtype() -> None:
     """)
 
 
+def test_true_division_of_ints_makes_floats() -> None:
+    """`torch.tensor((2 / W, 2 / H, 1))` is float32 (RoMa's TinyRoMa), not an int64 vector."""
+    code = """
+    import torch
+
+    def normalize(flow: torch.Tensor, W1: int, H1: int):
+        to_normalized = torch.tensor((2 / W1, 2 / H1, 1)).to(flow.device)
+        return flow * to_normalized
+    """
+    assert findings(code) == [("DTL001", 4, 21)]
+    assert "torch.tensor((2 / W1, 2 / H1, 1), dtype=flow.dtype).to(flow.device)" in fixed(code)
+
+
+def test_model_outputs_in_a_dict_of_any() -> None:
+    """`outputs: dict[str, Any]` says nothing of its values: the body reads tensors from it
+    (rfdetr's mask matcher). A data batch annotated so stays data."""
+    code = """
+    from typing import Any
+    import torch
+    import torch.nn.functional as F
+
+    def mask_cost(outputs: dict[str, Any], num_points: int):
+        out_masks = outputs["pred_masks"].flatten(0, 1)[:, None]
+        coords = torch.rand(1, num_points, 2, device=out_masks.device)
+        return F.grid_sample(out_masks, coords[:, None].expand(out_masks.shape[0], 1, num_points, 2))
+
+    def denoise(batch: dict[str, Any], queries: torch.Tensor):
+        boxes = batch["gt_bboxes"]
+        padding = torch.zeros(4, 4, device=boxes.device)
+        padding[0] = boxes[0]
+        return padding
+    """
+    assert findings(code) == [("DTL001", 7, 14)]
+    assert "torch.rand(1, num_points, 2, device=out_masks.device, dtype=out_masks.dtype)" in fixed(
+        code
+    )
+
+
 def test_aliases_and_from_imports() -> None:
     code = """
     import torch as th

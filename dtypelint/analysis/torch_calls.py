@@ -83,6 +83,8 @@ class TorchCallEvaluation:
             return EMPTY if short in ("Parameter",) else Value(MODULE)
         if qualname.count(".") == 1 and short in FACTORIES:
             return self.factory_call(node, qualname, short)
+        if qualname in ("torch.Tensor", "torch.FloatTensor"):
+            return self.legacy_constructor(node, short)
         if short in LIKE_FACTORIES:
             args = self.eval_args(node)
             dtype = keyword(node, "dtype")
@@ -262,6 +264,20 @@ class TorchCallEvaluation:
             record.written_into = True
             return Value(ACT, factories=frozenset({record}))
         return Value(one_dim, factories=frozenset({record}))
+
+    def legacy_constructor(self, node: ast.Call, short: str) -> Value:
+        """`torch.Tensor([[a, b], [c, d]])`: float32 whatever the run (pyiqa's color matrices).
+        Only a literal is followed: `torch.Tensor(x)` may copy a tensor or take sizes."""
+        self.eval_args(node)
+        if (
+            node.keywords
+            or len(node.args) != 1
+            or not isinstance(node.args[0], (ast.List, ast.Tuple))
+        ):
+            return EMPTY
+        record = self.new_factory(node, short, integer=False)
+        record.legacy = True
+        return Value(0, factories=frozenset({record}))
 
     def bound_act_names(self) -> frozenset[str]:
         """Names that hold a floating activation on every path to here, never `None`: the only

@@ -162,6 +162,9 @@ class FactoryCall:
     additive_mask: bool = False
     #: a 1-D result (`linspace`, `arange`, `zeros(n)`): its elements are 0-dim scalars
     one_dim: bool = False
+    #: `torch.Tensor([...])`, `torch.FloatTensor([...])`: legacy constructors, float32 always,
+    #: which take no `dtype=` (a fix makes them `torch.tensor([...], dtype=...)`)
+    legacy: bool = False
     #: factories this one meets in an op that needs one dtype (`buf.scatter_add_(1, i, src)`):
     #: a fix must give them the same dtype, or the fixed line raises
     partners: set[FactoryCall] = field(default_factory=set)

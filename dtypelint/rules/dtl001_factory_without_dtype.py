@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dtypelint.analysis import FactoryCall, Meet, ModuleAnalysis, is_integer_name
 from dtypelint.codemod import insert_keyword
-from dtypelint.diagnostics import Diagnostic
+from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
 
 _MEET_PHRASES = {
@@ -65,7 +66,10 @@ class FactoryWithoutDtype(Rule):
         if source is None:
             message += "; give it the activations' dtype (no tensor known to have it is bound on every path to this call)"
             return self.diagnostic(module, record.node, message)
-        message += f"; add dtype={source.name}.dtype"
+        if record.legacy:  # takes no dtype=
+            message += f"; make it torch.tensor(..., dtype={source.name}.dtype)"
+        else:
+            message += f"; add dtype={source.name}.dtype"
         if source.why:
             message += f" ({source.why})"
         fix = None
@@ -73,10 +77,20 @@ class FactoryWithoutDtype(Rule):
             insert_keyword(module.source, node, "dtype", f"{source.name}.dtype")
             for node in [record.node, *partner_nodes(record, source.name)]
         ]
+        if record.legacy:  # `torch.Tensor([...])` takes no dtype=: `torch.tensor([...], dtype=...)`
+            edits.append(_lowercase_constructor(module, record))
         if all(edit is not None for edit in edits):
             title = f"Add `dtype={source.name}.dtype`"
             fix = make_fix(title, edits, safe=source.safe and not int_change(record))  # type: ignore[arg-type]
         return self.diagnostic(module, record.node, message, fix)
+
+
+def _lowercase_constructor(module: ModuleAnalysis, record: FactoryCall) -> Edit | None:
+    func = record.node.func  # type: ignore[attr-defined]
+    if not isinstance(func, ast.Attribute):
+        return None  # `from torch import Tensor`: the name `tensor` may not be imported
+    source = module.source
+    return Edit(".tensor", source.end(func.value), source.end(func))  # `.Tensor` -> `.tensor`
 
 
 def partner_nodes(record: FactoryCall, source: str) -> list:

@@ -68,6 +68,28 @@ def test_model_outputs_in_a_dict_of_any() -> None:
     )
 
 
+def test_legacy_constructors_are_float32_factories() -> None:
+    """`torch.Tensor([...])` and `torch.FloatTensor([...])` are float32 whatever the run and take
+    no `dtype=`: the fix makes them `torch.tensor(..., dtype=...)` (pyiqa's color matrices).
+    `torch.Tensor(3, 4)` (sizes) and `torch.Tensor(x)` are not followed."""
+    code = """
+    import torch
+
+    def shift(x: torch.Tensor):
+        buf = torch.Tensor(3, 4)
+        return x + torch.FloatTensor([1.0, 2.0, 3.0, 4.0]) + buf + torch.Tensor(x)
+    """
+    assert messages(code) == [
+        "torch.FloatTensor(...) defaults to float32 but meets 'x';"
+        " make it torch.tensor(..., dtype=x.dtype)"
+    ]
+    assert findings(code) == [("DTL001", 5, 16)]
+    assert (
+        "return x + torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=x.dtype) + buf + torch.Tensor(x)"
+        in fixed(code)
+    )
+
+
 def test_aliases_and_from_imports() -> None:
     code = """
     import torch as th

@@ -162,6 +162,20 @@ CASES = {
         [("DTL001", 9, 16)],
         {9: "    img_mask = torch.zeros((1, 4, 4, 1), device=query.device, dtype=query.dtype)"},
     ),
+    "a legacy constructor becomes torch.tensor with the dtype": (
+        """
+        import torch
+
+        def shift(x: torch.Tensor):
+            offsets = torch.FloatTensor([1.0, 2.0])
+            return x + offsets
+
+        def run(dtype):
+            return shift(torch.arange(4.0).view(2, 2).to(dtype))
+        """,
+        [("DTL001", 4, 15)],
+        {4: "    offsets = torch.tensor([1.0, 2.0], dtype=x.dtype)"},
+    ),
 }
 
 

@@ -335,6 +335,7 @@ class FileOutcome:
     exports: dict[str, Summary] = field(default_factory=dict)
     imports: set[str] = field(default_factory=set)
     factory_imports: set[str] = field(default_factory=set)
+    reexports: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -381,6 +382,7 @@ def _process_decoded(
         exports=project.exports,
         imports=project.imports,
         factory_imports=project.factory_imports,
+        reexports=project.reexports,
     )
     wants_fixes = options.fix or options.diff
     if wants_fixes and _has_applicable_fix(diagnostics, options.unsafe):
@@ -514,7 +516,7 @@ def lint_paths(
     are cores, when the work pays for them). `cache` (made for these settings and rules) keeps
     results between runs; `progress` is told how many files are done.
     """
-    from dtypelint.analysis.summaries import needed_again
+    from dtypelint.analysis.summaries import needed_again, with_reexports
 
     options = RunOptions(
         fix=fix,
@@ -533,6 +535,9 @@ def lint_paths(
         progress.start(len(items))
     outcomes = _run(items, config, first, jobs, progress)
     table = {name: s for outcome in outcomes for name, s in outcome.exports.items()}
+    table = with_reexports(
+        table, {a: t for outcome in outcomes for a, t in outcome.reexports.items()}
+    )
     again = [
         index
         for index, outcome in enumerate(outcomes)

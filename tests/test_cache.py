@@ -128,6 +128,61 @@ def test_editing_a_helper_rechecks_its_callers_and_nothing_else(
     assert computed == [("pkg/helpers.py", False)]
 
 
+COORDINATES = """
+import torch
+
+
+def generate_coordinate(sizes, device="cuda"):
+    x = torch.linspace(-1, 1, sizes[-1], device=device){dtype}
+    y = torch.linspace(-1, 1, sizes[-2], device=device){dtype}
+    yy, xx = torch.meshgrid(y, x, indexing="ij")
+    return torch.stack([xx, yy])[None].expand(sizes[0], 2, -1, -1)
+"""
+
+HEAD = """
+import torch
+from torch import nn
+
+from .utils import generate_coordinate
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(6, 4, 1)
+
+    def forward(self, feat):
+        coords = generate_coordinate(feat.size(), feat.device)
+        return self.conv(torch.cat([feat, coords], 1))
+"""
+
+
+def test_a_helper_reexported_by_a_package_reaches_its_callers(
+    cached: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`from .utils import f` where `utils/__init__.py` re-exports `utils/misc.py`'s `f` (mmdet's
+    generate_coordinate): the float32 grid it returns meets the caller's features there. Fixing
+    the helper makes the caller's finding go, through the cache too."""
+    (cached / "pkg" / "utils").mkdir(parents=True)
+    (cached / "pkg" / "__init__.py").write_text("")
+    (cached / "pkg" / "utils" / "__init__.py").write_text("from .misc import generate_coordinate\n")
+    (cached / "pkg" / "utils" / "misc.py").write_text(COORDINATES.format(dtype=""))
+    (cached / "pkg" / "head.py").write_text(HEAD)
+    first = run(capsys, *CONCISE)
+    assert (
+        "pkg/head.py:14:18: DTL001 [*] generate_coordinate(...) returns a float32 tensor"
+        " (torch.linspace(...) on line 6 has no dtype=) but meets 'feat';"
+        " cast it with .to(feat.dtype)"
+    ) in first[1]
+    assert first == uncached(capsys, *CONCISE)
+    (cached / "pkg" / "utils" / "misc.py").write_text(
+        COORDINATES.format(dtype=".to(torch.float16)")
+    )
+    second = run(capsys, *CONCISE)
+    assert "pkg/head.py" not in second[1]
+    assert second == uncached(capsys, *CONCISE)
+
+
 def test_a_caller_edited_while_its_helper_is_unchanged(
     cached: Path, computed: list[tuple[str, bool]], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -302,6 +302,9 @@ class CallEvaluation:
             return Value(CAMERA, cameras=(f"{name}(...)",))
         if summary is not None and summary.fixed:
             return Value(FIXED)  # cast to a fixed dtype inside: float32 by design
+        if summary is not None and summary.fresh:
+            record = self.helper_factory(node, name, summary.fresh)
+            return Value(0, factories=frozenset({record}))
         if summary is not None and summary.numpy:
             record = FactoryCall(
                 node=node,
@@ -528,6 +531,22 @@ class CallEvaluation:
         if qualname in INT_DTYPES:
             return Value(BOOL) if qualname == "torch.bool" else Value(INT)
         return EMPTY  # an unknown dtype: assume the author chose it
+
+    def helper_factory(self, node: ast.Call, name: str, made: str) -> FactoryCall:
+        """The float32 tensor a helper made without `dtype=` and returned (`Summary.fresh`):
+        followed from the call, where the caller's activations meet it."""
+        record = FactoryCall(
+            node=node,
+            func_text=name,
+            factory="helper",
+            integer=False,
+            function=self.info,
+            bound_act_names=self.bound_act_names(),
+            device_source=None,
+            returned_from=made,
+        )
+        self.record_once(node, self.module.factory_calls, record)
+        return record
 
     def record_once(self, node: ast.AST, events: list, event: object) -> None:
         """Add the event a node makes to the module's list, once per node."""

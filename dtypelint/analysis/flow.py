@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
 from dtypelint.analysis.meetings import MeetingRecorder
-from dtypelint.analysis.passthrough import returned_parameter
+from dtypelint.analysis.passthrough import fresh_factory, returned_parameter
 from dtypelint.analysis.roles import (
     annotation_kind,
     annotation_optional,
@@ -310,6 +310,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             return Summary(items=items, **meetings)
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
         numpy = any(record.numpy_data for value in returned for record in value.factories)
+        meetings["fresh"] = fresh_factory(self.returns)
         fixed = all(value.flags & FIXED and not value.is_camera for value in returned)
         return Summary(cameras=cameras[:1], numpy=numpy, fixed=fixed, items=items, **meetings)
 

@@ -144,6 +144,18 @@ class ModuleAnalysis:
             if (summary := self.new_summaries.get(id(node))) is not None and summary.interesting
         }
 
+    def package_reexports(self) -> dict[str, str]:
+        """In a package's `__init__.py`: the project functions it imports, by the names its
+        importers use (`from ..utils import generate_coordinate` finds `utils/misc.py`'s)."""
+        name = self.project.module_name
+        if name is None or not self.filename.endswith("__init__.py"):
+            return {}
+        return {
+            f"{name}.{local}": qualname
+            for local, qualname in self.aliases.items()
+            if self.in_project(qualname) and qualname != f"{name}.{local}"
+        }
+
     @staticmethod
     def _module_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
         """Module-level statements, looking into `if`/`try` blocks (guarded imports)."""
@@ -502,6 +514,7 @@ class ModuleAnalysis:
         walk_to_fixed_point(self)
         assign_scope(self.functions, self.classes, self.filename, self.scope)
         self.project.exports = self.exported_summaries()
+        self.project.reexports = self.package_reexports()
 
     def attribute_record(self, cls: ClassInfo, attr: str) -> FactoryCall:
         """The one record for a plain tensor attribute of a module, shared by all its methods."""

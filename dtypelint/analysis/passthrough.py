@@ -1,4 +1,6 @@
-"""Helpers that hand back their argument reshaped: the result has the argument's dtype and origin.
+"""What helpers hand back: their argument reshaped, or a tensor they made.
+
+A helper that returns its argument reshaped gives back the argument's dtype and origin.
 
 Swin's `window_partition(x)` views and permutes `x` and returns it, so in
 `mask_windows = self.window_partition(img_mask)` the result is the float32 `torch.zeros` mask the
@@ -15,7 +17,7 @@ import ast
 from collections.abc import Sequence
 
 from dtypelint.analysis.syntax import last_name, walk
-from dtypelint.analysis.values import Value
+from dtypelint.analysis.values import ACT, BOOL, CAMERA, FIXED, INT, ZERO_DIM, Value
 
 #: Tensor methods that change the shape or layout, never the dtype.
 SHAPE_METHODS = frozenset(
@@ -101,3 +103,25 @@ def _carries(
         if last_name(func) in SHAPE_FUNCTIONS and node.args:
             return _carries(node.args[0], param, assigned, seen)
     return False
+
+
+def fresh_factory(returns: Sequence[Value]) -> str | None:
+    """`def generate_coordinate(h, w, device): ... return torch.linspace(...)`-like helpers: every
+    return is a float tensor made inside without `dtype=`, from no parameter's tensor. A caller
+    whose activations meet it meets a float32 tensor (`Summary.fresh`): where it was made."""
+    if not returns:
+        return None
+    made = []
+    for value in returns:
+        if (
+            value.flags & (ACT | CAMERA | FIXED | INT | BOOL | ZERO_DIM)
+            or value.params
+            or value.items is not None
+        ):
+            return None
+        records = [r for r in value.factories if r.origin == "factory" and not r.integer]
+        if not records or len(records) != len(value.factories):
+            return None
+        made += records
+    first = min(made, key=lambda r: (r.node.lineno, r.node.col_offset))  # type: ignore[attr-defined]
+    return f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]

@@ -28,6 +28,23 @@ class ProjectContext:
     imports: set[str] = field(default_factory=set)
     #: project functions this file gives a factory's value to (parameter meetings can)
     factory_imports: set[str] = field(default_factory=set)
+    #: a package's re-exports (`from .misc import f` in `pkg/utils/__init__.py`): the name its
+    #: importers use -> the function's own qualified name
+    reexports: dict[str, str] = field(default_factory=dict)
+
+
+def with_reexports(table: dict[str, Summary], reexports: Mapping[str, str]) -> dict[str, Summary]:
+    """The project's summaries also under the names packages re-export them as (chains too)."""
+    for _ in range(3):  # `pkg/__init__` re-exporting `pkg.utils`'s re-export of `pkg.utils.misc`
+        added = {
+            alias: table[target]
+            for alias, target in reexports.items()
+            if target in table and alias not in table
+        }
+        if not added:
+            break
+        table.update(added)
+    return table
 
 
 def needed_again(
@@ -36,7 +53,14 @@ def needed_again(
     """Would the project's summaries change this file's result? (engine.lint_paths, phase 2)"""
     for name in imports & table.keys():
         summary = table[name]
-        if summary.cameras or summary.numpy or summary.fixed or summary.items or summary.kernel:
+        if (
+            summary.cameras
+            or summary.numpy
+            or summary.fixed
+            or summary.items
+            or summary.kernel
+            or summary.fresh
+        ):
             return True
     return any(
         table[name].param_pairs or table[name].params_meeting_acts or table[name].passes

@@ -165,6 +165,9 @@ class FactoryCall:
     #: `torch.Tensor([...])`, `torch.FloatTensor([...])`: legacy constructors, float32 always,
     #: which take no `dtype=` (a fix makes them `torch.tensor([...], dtype=...)`)
     legacy: bool = False
+    #: a call of a helper returning a float factory's value made there without `dtype=`
+    #: (mmdet's `generate_coordinate`): what and where, `torch.linspace(...) on line 390`
+    returned_from: str | None = None
     #: factories this one meets in an op that needs one dtype (`buf.scatter_add_(1, i, src)`):
     #: a fix must give them the same dtype, or the fixed line raises
     partners: set[FactoryCall] = field(default_factory=set)
@@ -453,6 +456,8 @@ class Summary:
     kernel: bool = False  # it hands tensors to a compiled extension (FunctionInfo.kernel)
     #: the parameter it returns reshaped (analysis.passthrough): its result is that argument
     passes: str | None = None
+    #: it returns a float tensor it made without `dtype=` from sizes alone: where and how
+    fresh: str | None = None
 
     @property
     def interesting(self) -> bool:
@@ -465,6 +470,7 @@ class Summary:
             or self.params_meeting_acts
             or self.kernel
             or self.passes
+            or self.fresh
         )
 
 

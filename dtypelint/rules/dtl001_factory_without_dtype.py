@@ -68,6 +68,8 @@ class FactoryWithoutDtype(Rule):
             return self.diagnostic(module, record.node, message)
         if record.legacy:  # takes no dtype=
             message += f"; make it torch.tensor(..., dtype={source.name}.dtype)"
+        elif record.returned_from is not None:
+            message += f"; cast it with .to({source.name}.dtype)"
         else:
             message += f"; add dtype={source.name}.dtype"
         if source.why:
@@ -77,6 +79,9 @@ class FactoryWithoutDtype(Rule):
             insert_keyword(module.source, node, "dtype", f"{source.name}.dtype")
             for node in [record.node, *partner_nodes(record, source.name)]
         ]
+        if record.returned_from is not None:  # the helper takes no dtype: cast what it returns
+            end = module.source.end(record.node)
+            edits = [Edit(f".to({source.name}.dtype)", end, end)]
         if record.legacy:  # `torch.Tensor([...])` takes no dtype=: `torch.tensor([...], dtype=...)`
             edits.append(_lowercase_constructor(module, record))
         if all(edit is not None for edit in edits):
@@ -109,6 +114,8 @@ def partner_nodes(record: FactoryCall, source: str) -> list:
 def made_as(record: FactoryCall) -> str:
     """What the factory makes, truly: `torch.arange(n)` is int64, float32 only once divided."""
     call = f"{record.func_text}(...)"
+    if record.returned_from is not None:
+        return f"{call} returns a float32 tensor ({record.returned_from} has no dtype=)"
     if record.integer and record.became_float:
         return f"{call} makes int64 values that arithmetic turns into float32,"  # "..., but meets"
     return f"{call} defaults to {record.default_dtype}"

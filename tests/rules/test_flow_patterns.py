@@ -176,6 +176,23 @@ CASES = {
         [("DTL001", 4, 15)],
         {4: "    offsets = torch.tensor([1.0, 2.0], dtype=x.dtype)"},
     ),
+    "a helper's float32 grid meets the caller's features (mmdet's generate_coordinate)": (
+        """
+        import torch
+
+        def coordinates(sizes, device="cpu"):
+            x = torch.linspace(-1, 1, sizes[-1], device=device)
+            return x.expand(sizes[0], 1, sizes[-2], -1)
+
+        def with_coords(feat: torch.Tensor):
+            return torch.cat([feat, coordinates(feat.size(), feat.device)], 1)
+
+        def run(dtype):
+            return with_coords(torch.arange(8.0).view(1, 2, 2, 2).to(dtype))
+        """,
+        [("DTL001", 8, 29)],
+        {8: "    return torch.cat([feat, coordinates(feat.size(), feat.device).to(feat.dtype)], 1)"},
+    ),
 }
 
 
@@ -201,6 +218,13 @@ def test_found_fixed_and_the_fix_runs(code: str, where: list, lines: dict[int, s
 
 
 LOOKALIKES = {
+    "a helper's integer grid used as an index": """
+        import torch
+        def grid_ids(h, w):
+            return torch.arange(h * w).view(h, w)
+        def pick(x: torch.Tensor):
+            return x[..., grid_ids(2, 2)]
+    """,
     "an index reshaped by a helper stays an index": """
         import torch
         def flat(x):

@@ -109,6 +109,7 @@ class MeetingRecorder:
             records = [r for _, v in tracked for r in v.factories if not r.integer]
             for record in records:
                 record.partners.update(r for r in records if r is not record)
+        self._note_companions(operands, tracked)
         if keep_left or kind == "index":
             # Written into an activation (`x[i] = v`, `x.add_(v)`, `x.copy_(v)`), a value takes
             # the destination's dtype: only a destination of ours is a hazard (it keeps its own).
@@ -155,6 +156,27 @@ class MeetingRecorder:
         if keep_left and operands:
             return operands[0][1]
         return join(v for _, v in operands)
+
+    @staticmethod
+    def _note_companions(
+        operands: list[tuple[ast.AST | None, Value]], tracked: list[tuple[int, Value]]
+    ) -> None:
+        """Factories' values meeting each other (`FactoryCall.companions`)."""
+        plain = [(i, v) for i, v in tracked if not v.is_act]
+        if len(plain) < 2:
+            return
+        for index, value in plain:
+            for other_index, other in plain:
+                if other_index == index or other.factories & value.factories:
+                    continue
+                for record in value.factories:
+                    if record.origin != "factory" or record.integer:
+                        continue
+                    record.companions += [
+                        (companion, operands[other_index][0])
+                        for companion in other.factories
+                        if companion.origin == "factory" and not companion.integer
+                    ]
 
     def act_names(self, acts: list[tuple[ast.AST | None, Value]]) -> tuple[str, ...]:
         """Names holding activations inside the activation operands, in source order."""

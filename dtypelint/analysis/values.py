@@ -171,6 +171,10 @@ class FactoryCall:
     #: factories this one meets in an op that needs one dtype (`buf.scatter_add_(1, i, src)`):
     #: a fix must give them the same dtype, or the fixed line raises
     partners: set[FactoryCall] = field(default_factory=set)
+    #: other factories' values it meets (`cat([coords, torch.rand(...)])` after `coords =
+    #: torch.rand(...)`), with the operand holding them: once those are fixed to the activations'
+    #: dtype, this one meets that dtype too, so one check reports it with them
+    companions: list[tuple[FactoryCall, ast.AST | None]] = field(default_factory=list)
 
     @property
     def becomes_act(self) -> bool:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dtypelint.analysis import FactoryCall, Meet, ModuleAnalysis, is_integer_name
+from dtypelint.analysis.syntax import names_in_order
 from dtypelint.codemod import insert_keyword
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
@@ -53,12 +54,49 @@ class FactoryWithoutDtype(Rule):
     )
 
     def check(self, module: ModuleAnalysis) -> Iterator[Diagnostic]:
+        reported: dict[FactoryCall, list[Meet]] = {}
         for record in module.factory_calls:
             if record.origin != "factory" or record.function is None:
                 continue
             meets = reportable_meets(record)
             if meets:
+                reported[record] = meets
                 yield self.report(module, record, meets)
+        for record in module.factory_calls:
+            if record in reported or record.origin != "factory" or record.function is None:
+                continue
+            for other, operand in record.companions:
+                if other in reported and not (other in record.partners or record in other.partners):
+                    yield self.report_companion(module, record, other, reported[other], operand)
+                    break
+
+    def report_companion(
+        self,
+        module: ModuleAnalysis,
+        record: FactoryCall,
+        other: FactoryCall,
+        meets: list[Meet],
+        operand: ast.AST | None,
+    ) -> Diagnostic:
+        """A factory that meets only another reported one (`cat([coords, torch.rand(...)])`):
+        once that one is fixed, this one meets the activations' dtype. One check reports both."""
+        names = names_in_order(operand) if operand is not None else []
+        held = f"'{names[0]}'" if names else "a value"
+        line = other.node.lineno  # type: ignore[attr-defined]
+        message = f"{made_as(record)} but meets {held}, made on line {line} without dtype= too"
+        source = dtype_source(other, meets)
+        if source is None or not (
+            source.name in record.bound_act_names or source.name.startswith("self.")
+        ):
+            message += "; give it the same dtype as that one"
+            return self.diagnostic(module, record.node, message)
+        message += f"; add dtype={source.name}.dtype as there"
+        edit = insert_keyword(module.source, record.node, "dtype", f"{source.name}.dtype")  # type: ignore[arg-type]
+        fix = None
+        if edit is not None:
+            safe = source.safe and not int_change(record)
+            fix = make_fix(f"Add `dtype={source.name}.dtype`", [edit], safe=safe)
+        return self.diagnostic(module, record.node, message, fix)
 
     def report(self, module: ModuleAnalysis, record: FactoryCall, meets: list[Meet]) -> Diagnostic:
         source = dtype_source(record, meets)

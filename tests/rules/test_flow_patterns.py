@@ -193,6 +193,27 @@ CASES = {
         [("DTL001", 8, 29)],
         {8: "    return torch.cat([feat, coordinates(feat.size(), feat.device).to(feat.dtype)], 1)"},
     ),
+    "a factory that meets only another reported one is reported with it (rfdetr's points)": (
+        """
+        import torch
+        import torch.nn.functional as F
+
+        def sample(logits: torch.Tensor, n: int):
+            coords = torch.rand(logits.shape[0], n, 2, device=logits.device)
+            values = F.grid_sample(logits, coords[:, None] * 2 - 1, align_corners=False)
+            coords = torch.cat([coords, torch.rand(logits.shape[0], 2, 2, device=logits.device)], 1)
+            return F.grid_sample(logits, coords[:, None] * 2 - 1, align_corners=False) + values.sum()
+
+        def run(dtype):
+            torch.manual_seed(0)
+            return sample(torch.arange(32.0).view(2, 1, 4, 4).div(32).to(dtype), 3)
+        """,
+        [("DTL001", 5, 14), ("DTL001", 7, 33)],
+        {
+            5: "    coords = torch.rand(logits.shape[0], n, 2, device=logits.device, dtype=logits.dtype)",
+            7: "    coords = torch.cat([coords, torch.rand(logits.shape[0], 2, 2, device=logits.device, dtype=logits.dtype)], 1)",
+        },
+    ),
 }
 
 

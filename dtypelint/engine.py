@@ -453,7 +453,9 @@ def process_file(path: Path, filename: str, config: Config, options: RunOptions)
         and outcome.fixed_source != decoded.text
     ):
         try:
-            write_atomic(path, outcome.fixed_source, decoded.encoding, decoded.bom)
+            write_atomic(
+                path, outcome.fixed_source, decoded.encoding, decoded.bom, original=decoded.text
+            )
         except FixWriteError as exc:
             # Nothing was written: what we fixed in memory is still there in the file.
             outcome.errors.append(f"{filename}: {exc}")

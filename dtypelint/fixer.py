@@ -281,11 +281,15 @@ def _breaking_fixes(source: str, fixes: list[Diagnostic], unsafe: bool) -> dict[
     return found
 
 
-def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> None:
+def write_atomic(
+    path: Path, text: str, encoding: str, bom: bool = False, original: str | None = None
+) -> None:
     """Replace `path` by `text` atomically: a temporary file in the same folder, then os.replace.
 
     Keeps the encoding, the UTF-8 byte-order mark and the mode bits; line endings are whatever
-    `text` holds. A read-only file is refused (FixWriteError) and left untouched.
+    `text` holds. A read-only file is refused (FixWriteError) and left untouched, and so is a
+    file that no longer holds `original` (the text the fixes were made from): an editor or
+    another tool changed it meanwhile, and writing would lose that change.
     """
 
     target = Path(os.path.realpath(path))  # write through a symlink, don't replace the link
@@ -305,9 +309,21 @@ def write_atomic(path: Path, text: str, encoding: str, bom: bool = False) -> Non
         ) from None
     try:
         with interrupts.guarded_write():
+            if original is not None and _changed_since(target, original, encoding, bom):
+                raise FixWriteError(
+                    "fixes not written: the file changed while it was being checked; left as it is"
+                )
             _replace(target, data, status)
     except interrupts.WritesStopped as exc:
         raise FixWriteError(f"fixes not written: {exc}") from None
+
+
+def _changed_since(target: Path, original: str, encoding: str, bom: bool) -> bool:
+    try:
+        current = target.read_bytes()
+    except OSError:
+        return True
+    return current != (codecs.BOM_UTF8 if bom else b"") + original.encode(encoding)
 
 
 def _replace(target: Path, data: bytes, status: os.stat_result) -> None:

@@ -461,7 +461,7 @@ def add_noqa(path: Path, diagnostics: Sequence[Diagnostic], filename: str) -> No
     if error is not None:  # never expected; refuse rather than break the file
         return NoqaResult(decoded.text, 0, [f"{filename}: noqa comments not added: {error.msg}"])
     try:
-        write_atomic(path, result.text, decoded.encoding, decoded.bom)
+        write_atomic(path, result.text, decoded.encoding, decoded.bom, original=decoded.text)
     except FixWriteError as exc:
         raise GateError(f"{filename}: {str(exc).replace('fixes', 'noqa comments')}") from None
     return result

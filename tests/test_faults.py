@@ -605,6 +605,36 @@ def test_the_temporary_file_is_removed_on_any_exception(
     assert path.read_text() == "x = 1\n"
 
 
+def test_a_file_changed_during_the_run_is_not_overwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An editor saves the file while `--fix` checks it: the fixes made from the old text are
+    not written over the new one; the run says so and goes on with the other files."""
+    import dtypelint.engine
+
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(module(1))
+    real = dtypelint.engine.process_decoded
+
+    def edited_meanwhile(decoded, filename, config, options):  # type: ignore[no-untyped-def]
+        outcome = real(decoded, filename, config, options)
+        if filename.endswith("a.py") and options.fix:  # the pass that writes, after its read
+            (tmp_path / "a.py").write_text(module(1) + "# saved by the editor\n")
+        return outcome
+
+    monkeypatch.setattr(dtypelint.engine, "process_decoded", edited_meanwhile)
+    monkeypatch.chdir(tmp_path)
+    from dtypelint.cli import main
+
+    code = main(["--isolated", "--no-cache", "--fix", "--jobs", "1", "a.py", "b.py"])
+    assert (tmp_path / "a.py").read_text() == module(1) + "# saved by the editor\n"
+    assert FIXED_CALL in (tmp_path / "b.py").read_text()
+    assert code == 2  # an error: a file was left unfixed
+    assert "a.py: fixes not written: the file changed while it was being checked" in (
+        capsys.readouterr().err
+    )
+
+
 def test_long_file_names_can_be_fixed(tmp_path: Path) -> None:
     name = "m" * 250 + ".py"  # 253 characters: the longest names most file systems allow
     try:

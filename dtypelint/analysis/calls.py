@@ -72,6 +72,8 @@ class CallEvaluation:
                 return self.torch_call(node, qualname)
             if self.module.in_project(qualname):
                 return self.project_call(node, qualname)
+            if qualname.rsplit(".", 1)[-1] == "point_sample" and len(node.args) >= 2:
+                return self.point_sample(node)
             if qualname.startswith("numpy."):
                 self.eval_args(node)
                 return Value(NUMPY | (FIXED if explicit_numpy_dtype(node, self.module) else 0))
@@ -140,6 +142,8 @@ class CallEvaluation:
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
                 return self.module_call(node, args)
+            if func.id == "point_sample" and len(args) >= 2:  # imported in a `try` (optional)
+                return self.sampled(node, args)
             if func.id in PY_INT_BUILTINS:
                 return Value(PY_NUMBER)
             if func.id in PY_FLOAT_BUILTINS:
@@ -179,6 +183,15 @@ class CallEvaluation:
         values = [(arg, self.eval(arg)) for arg in node.args]
         values += [(kw.value, self.eval(kw.value)) for kw in node.keywords]
         return values
+
+    def point_sample(self, node: ast.Call) -> Value:
+        """mmcv's and detectron2's `point_sample(input, coords)`: `F.grid_sample` on points, whose
+        input and coordinates must share one dtype (PointRend, Mask2Former)."""
+        return self.sampled(node, self.eval_args(node))
+
+    def sampled(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
+        self.meet(args[:2], node, "strict")  # type: ignore[arg-type]
+        return Value(ACT) if args[0][1].is_act else self.unknown_call(args, node)
 
     def unknown_call(
         self, args: list[tuple[ast.expr, Value]], node: ast.Call | None = None

@@ -280,6 +280,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 call is not None and keyword(call, "cast_inputs") is not None
             ):
                 fixed = True
+            elif qualname.rsplit(".", 1)[-1] == "force_fp32":
+                fixed = True  # mmcv's `@force_fp32(apply_to=...)`: its inputs are cast to float32
         return fixed, autocast
 
     def run(self) -> None:

@@ -122,6 +122,8 @@ def fresh_factory(returns: Sequence[Value]) -> str | None:
         records = [r for r in value.factories if r.origin == "factory" and not r.integer]
         if not records or len(records) != len(value.factories):
             return None
+        if any(record.meets for record in records):
+            return None  # it meets activations in the helper: reported (and fixed) there
         made += records
     first = min(made, key=lambda r: (r.node.lineno, r.node.col_offset))  # type: ignore[attr-defined]
     return f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]

@@ -128,7 +128,10 @@ def model_outputs_name(name: str) -> bool:
 
 
 #: Parameters named so hold modules or metadata, never a tensor to take a dtype from.
-_MODULE_WORDS = frozenset({"model", "module", "net", "network", "backbone", "layer", "block"})
+_MODULE_WORDS = frozenset(
+    {"model", "module", "net", "network", "backbone", "layer", "block", "encoder", "decoder",
+     "transformer"}
+)  # fmt: skip
 #: Parameter names of sizes: Python ints, never a tensor to take a dtype from.
 _SIZE_WORDS = frozenset({"dim", "dims", "size", "sizes", "height", "width", "steps", "num"})
 
@@ -142,7 +145,7 @@ def non_tensor_name(name: str) -> str | None:
     last = name.lower().rsplit("_", 1)[-1]
     if last in ("device", "dtype"):
         return "device"
-    if last in _MODULE_WORDS:
+    if last in _MODULE_WORDS or (len(last) > 3 and last.endswith("net")):  # `unet`, `resnet`
         return "module"
     if last in _SIZE_WORDS or name.lower().startswith(("num_", "n_")):
         return "size"
@@ -324,6 +327,8 @@ class FunctionScan:
         if isinstance(node, ast.Name):
             self.tensors.add(node.id)
         elif isinstance(node, ast.BinOp):  # `2 * math.pi * coords @ B`: the names in the chain
+            if _chain_has_call(node):
+                return  # `(mean + std * torch.randn(n)).exp()`: the call may be the only tensor
             self.mark(node.left)
             self.mark(node.right)
         elif isinstance(node, ast.Subscript):
@@ -338,6 +343,15 @@ class FunctionScan:
             and node.func.attr == "get"
         ) and isinstance(node.func.value, ast.Name):
             self.dicts.add(node.func.value.id)
+
+
+def _chain_has_call(node: ast.AST) -> bool:
+    """A call among the operands of an arithmetic chain (`a + b * f(x)`)."""
+    while isinstance(node, ast.BinOp):
+        if isinstance(node.right, ast.Call) or _chain_has_call(node.right):
+            return True
+        node = node.left
+    return isinstance(node, ast.Call)
 
 
 def is_float64(node: ast.AST | None, module: ModuleAnalysis) -> bool:

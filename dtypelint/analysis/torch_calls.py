@@ -268,13 +268,20 @@ class TorchCallEvaluation:
     def legacy_constructor(self, node: ast.Call, short: str) -> Value:
         """`torch.Tensor([[a, b], [c, d]])`: float32 whatever the run (pyiqa's color matrices).
         Only a literal is followed: `torch.Tensor(x)` may copy a tensor or take sizes."""
-        self.eval_args(node)
+        args = self.eval_args(node)
         if (
             node.keywords
             or len(node.args) != 1
             or not isinstance(node.args[0], (ast.List, ast.Tuple))
         ):
             return EMPTY
+        for leaf, value in literal_leaves(node.args[0], args[0][1]):
+            number = leaf.operand if isinstance(leaf, ast.UnaryOp) else leaf
+            known = value.flags & (TENSORISH | PY_NUMBER) and not value.flags & NUMPY
+            if not (isinstance(number, ast.Constant) or known):
+                # `torch.Tensor((value,))` of a metric computed elsewhere (in NumPy, float64 as
+                # often as not: lpips'): numbers to keep, not constants to give the run's dtype
+                return EMPTY
         record = self.new_factory(node, short, integer=False)
         record.legacy = True
         return Value(0, factories=frozenset({record}))

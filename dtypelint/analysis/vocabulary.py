@@ -423,9 +423,19 @@ class CameraNames:
         return False
 
 
+#: Last words that name float values whatever comes before (`mask_preds`, `label_embeddings`).
+_FLOAT_VALUE_WORDS = frozenset(
+    {"pred", "preds", "logit", "logits", "feat", "feats", "feature", "features", "score",
+     "scores", "embed", "embeds", "embedding", "embeddings", "prob", "probs", "weight", "weights",
+     "emb", "embs", "output", "outputs"}
+)  # fmt: skip
+
+
 def is_integer_name(name: str) -> bool:
-    """`attention_mask`, `input_ids`, `labels`: names of index or mask tensors."""
-    return bool(INTEGER_PARAM_WORDS & set(name.lower().split("_")))
+    """`attention_mask`, `input_ids`, `labels`: names of index or mask tensors (not
+    `mask_preds`, `mask_logits`: float predictions of masks)."""
+    words = name.lower().split("_")
+    return words[-1] not in _FLOAT_VALUE_WORDS and bool(INTEGER_PARAM_WORDS & set(words))
 
 
 def is_data_class_name(name: str) -> bool:

@@ -90,6 +90,48 @@ def test_legacy_constructors_are_float32_factories() -> None:
     )
 
 
+def test_point_sample_coordinates_meet_the_sampled_logits() -> None:
+    """mmcv's and detectron2's `point_sample(input, coords)` is `grid_sample`: one dtype for both
+    (PointRend's and Mask2Former's random points), also when imported in a `try`. `mask_preds`
+    holds float predictions of masks, not an integer mask."""
+    code = """
+    import torch
+    try:
+        from mmcv.ops import point_sample
+    except ImportError:
+        point_sample = None
+
+    def uncertain_points(mask_preds: torch.Tensor, n: int):
+        coords = torch.rand(mask_preds.shape[0], n, 2, device=mask_preds.device)
+        return point_sample(mask_preds, coords)
+    """
+    assert findings(code) == [("DTL001", 8, 14)]
+    assert "device=mask_preds.device, dtype=mask_preds.dtype)" in fixed(code)
+
+
+def test_a_network_parameter_is_no_dtype_source() -> None:
+    """`unet`, `resnet`, `encoder`: modules, which have no `.dtype` (imagen's sampling loop)."""
+    code = """
+    import torch
+
+    def sample(unet, shape, images: torch.Tensor):
+        noise = torch.randn(shape, device=images.device)
+        return unet(images + noise)
+    """
+    assert messages(code) == [
+        "torch.randn(...) defaults to float32 but meets 'images'; add dtype=images.dtype"
+    ]
+    from dtypelint.analysis.roles import non_tensor_name
+
+    assert [non_tensor_name(n) for n in ("unet", "resnet", "text_encoder", "net", "images")] == [
+        "module",
+        "module",
+        "module",
+        "module",
+        None,
+    ]
+
+
 def test_aliases_and_from_imports() -> None:
     code = """
     import torch as th
@@ -287,6 +329,26 @@ def test_elementwise_meet_is_flagged_inside_autocast() -> None:
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
+    "float32 by decree: mmcv's force_fp32": """
+        import torch
+        from mmcv.runner import force_fp32
+        @force_fp32(apply_to=("x",))
+        def refine(x: torch.Tensor):
+            return x @ torch.ones(3, 3, device=x.device)
+    """,
+    "scalars scaling a factory are not tensors (imagen's noise distribution)": """
+        import torch
+        class Imagen(torch.nn.Module):
+            def noise(self, P_mean, P_std, n):
+                return (P_mean + P_std * torch.randn((n,), device=self.device)).exp()
+    """,
+    "a NumPy metric put in a legacy tensor (lpips' DSSIM)": """
+        import torch
+        import numpy as np
+        def dssim(in0: torch.Tensor, in1: torch.Tensor):
+            value = np.abs(in0.cpu().numpy() - in1.cpu().numpy()).mean().astype("float")
+            return in0.sum() * 0 + torch.Tensor((value,))
+    """,
     "a parameter made into a tensor is data, whatever its annotation (pyiqa's NRQM)": """
         import torch
         def regress(feats: torch.Tensor, linear_param: torch.Tensor):

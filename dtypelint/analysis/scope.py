@@ -46,6 +46,11 @@ _NEVER_LOW_FOLDERS = frozenset(
         "datasets",
         "data",
         "dataloaders",
+        # multi-object trackers: post-processing of float32 detections (mmdet's camera motion
+        # compensation, ultralytics' trackers)
+        "tracking",
+        "trackers",
+        "tracker",
     }
 )
 #: Words in a file name of plotting or logging code.
@@ -58,7 +63,7 @@ _NEVER_LOW_CLASS_WORDS = (
     "Augment", "FeatureExtractor", "Processor", "ImageProcessing", "Tokenizer", "Pipeline",
     "Predictor", "Validator", "Trainer", "Exporter", "Backend", "Callback", "Logger", "Loss",
     "Metric", "Evaluator", "Visualizer", "Plotter", "Writer", "Loader", "Optimizer", "Strategy",
-    "Scheduler", "Tester",
+    "Scheduler", "Tester", "Tracker",
 )  # fmt: skip
 #: Function names (prefixes) of code that never computes with activations.
 _NEVER_LOW_FUNCTION_PREFIXES = (

@@ -316,20 +316,10 @@ class CallEvaluation:
         if summary is not None and summary.fixed:
             return Value(FIXED)  # cast to a fixed dtype inside: float32 by design
         if summary is not None and summary.fresh:
-            record = self.helper_factory(node, name, summary.fresh)
+            record = self.helper_factory(node, name, returned_from=summary.fresh)
             return Value(0, factories=frozenset({record}))
-        if summary is not None and summary.numpy:
-            record = FactoryCall(
-                node=node,
-                func_text=name,
-                factory="helper",
-                integer=False,
-                function=self.info,
-                bound_act_names=self.bound_act_names(),
-                device_source=None,
-                origin="helper",
-            )
-            self.record_once(node, self.module.factory_calls, record)
+        if summary is not None and summary.numpy:  # DTL004's, at the call
+            record = self.helper_factory(node, name, origin="helper")
             return Value(0, factories=frozenset({record}))
         if summary is not None and summary.items is not None:
             result = self.unknown_call(args, node)
@@ -545,9 +535,15 @@ class CallEvaluation:
             return Value(BOOL) if qualname == "torch.bool" else Value(INT)
         return EMPTY  # an unknown dtype: assume the author chose it
 
-    def helper_factory(self, node: ast.Call, name: str, made: str) -> FactoryCall:
-        """The float32 tensor a helper made without `dtype=` and returned (`Summary.fresh`):
-        followed from the call, where the caller's activations meet it."""
+    def helper_factory(
+        self,
+        node: ast.Call,
+        name: str,
+        origin: str = "factory",
+        returned_from: str | None = None,
+    ) -> FactoryCall:
+        """A tensor a helper made and returned, followed from the call, where the caller's
+        activations meet it: float32 made without `dtype=` (`Summary.fresh`), or NumPy-made."""
         record = FactoryCall(
             node=node,
             func_text=name,
@@ -556,7 +552,8 @@ class CallEvaluation:
             function=self.info,
             bound_act_names=self.bound_act_names(),
             device_source=None,
-            returned_from=made,
+            origin=origin,
+            returned_from=returned_from,
         )
         self.record_once(node, self.module.factory_calls, record)
         return record

@@ -64,6 +64,7 @@ class ModuleAnalysis:
         self.camera_names = CameraNames(camera_names)
         self.aliases: dict[str, str] = {}
         self._scans: dict[int, FunctionScan] = {}
+        self._scanning: set[int] = set()
         self.classes: dict[str, ClassInfo] = {}
         self.functions: list[FunctionInfo] = []
         self.factory_calls: list[FactoryCall] = []
@@ -106,7 +107,15 @@ class ModuleAnalysis:
         self.imports_numpy = any(
             q == "numpy" or q.startswith("numpy.") for q in self.aliases.values()
         )
-        for node in class_definitions(self.tree.body):
+        definitions = list(class_definitions(self.tree.body))
+        #: the file's methods by name: `self.schedule(n, rho)` gives tensors only to the
+        #: parameters the method uses as tensors, unlike a submodule (`self.fc(x)`)
+        self.methods_by_name: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        for node in definitions:
+            for stmt in node.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.methods_by_name.setdefault(stmt.name, []).append(stmt)
+        for node in definitions:
             self.classes[node.name] = self._class_info(node)
         self._resolve_module_classes()
 
@@ -208,8 +217,16 @@ class ModuleAnalysis:
         """One generic walk of a function, shared by class facts and the flow (cached)."""
         scan = self._scans.get(id(func))
         if scan is None:
-            scan = self._scans[id(func)] = FunctionScan.of(func, self)
+            self._scanning.add(id(func))
+            try:
+                scan = self._scans[id(func)] = FunctionScan.of(func, self)
+            finally:
+                self._scanning.discard(id(func))
         return scan
+
+    def scanned_or_none(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> FunctionScan | None:
+        """`scan(func)`, or None while `func` is being scanned (methods calling each other)."""
+        return None if id(func) in self._scanning else self.scan(func)
 
     def _collect_attributes(
         self, method: ast.FunctionDef | ast.AsyncFunctionDef, info: ClassInfo

@@ -307,8 +307,14 @@ class FunctionScan:
             return
         if _calls_submodule(node):
             self.torch_evidence = True
-            for arg in node.args:  # `self.fc(x)`, `self.blocks[i](x)`: modules take tensors
-                self.mark(arg)
+            methods = (
+                module.methods_by_name.get(func.attr, []) if type(func) is ast.Attribute else []
+            )
+            for position, arg in enumerate(node.args):
+                # `self.fc(x)`, `self.blocks[i](x)`: modules take tensors; `self._project(x, K)`:
+                # a method, what it uses as tensors (`self.schedule(steps, rho)`: numbers)
+                if not methods or any(_takes_tensor(module, m, position) for m in methods):
+                    self.mark(arg)
             return
         qualname = module.qualify(func) or ""
         if qualname.startswith("torch.") and qualname not in NON_TENSOR_TORCH_FUNCS:
@@ -343,6 +349,22 @@ class FunctionScan:
             and node.func.attr == "get"
         ) and isinstance(node.func.value, ast.Name):
             self.dicts.add(node.func.value.id)
+
+
+def _takes_tensor(
+    module: ModuleAnalysis, method: ast.FunctionDef | ast.AsyncFunctionDef, position: int
+) -> bool:
+    """Whether a method's parameter at `position` (after `self`) is used as a tensor; unknown
+    (varargs, a method being scanned) counts as yes."""
+    params = [*method.args.posonlyargs, *method.args.args][1:]
+    if position >= len(params):
+        return True
+    param = params[position]
+    kind = annotation_kind(param.annotation)
+    if kind is not None:
+        return kind in ("tensor", "mixed")
+    scan = module.scanned_or_none(method)
+    return scan is None or param.arg in scan.tensors or param.arg in scan.dicts
 
 
 def _chain_has_call(node: ast.AST) -> bool:

@@ -329,6 +329,17 @@ def test_elementwise_meet_is_flagged_inside_autocast() -> None:
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
+    "numbers handed to a method that uses them as numbers (a diffusion schedule)": """
+        import torch
+        from torch import nn
+        class Sampler(nn.Module):
+            def schedule(self, num_steps, rho):
+                steps = torch.arange(num_steps, device=self.device, dtype=torch.float32)
+                return (steps / num_steps) ** rho
+            def sample(self, shape, num_steps, rho):
+                sigmas = self.schedule(num_steps, rho)
+                return sigmas[0] * torch.randn(shape, device=self.device)
+    """,
     "float32 by decree: mmcv's force_fp32": """
         import torch
         from mmcv.runner import force_fp32

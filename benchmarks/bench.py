@@ -382,17 +382,10 @@ def pick_small_file(corpus: Corpus) -> Path:
 
 
 @dataclass
-class Row:
-    name: str
-    command: str
-    kind: str = "wall"  # or "cpu"
-    seconds: list[float] = field(default_factory=list)
-    ok: bool = True
-    note: str = ""
+class Row(Measurement):
+    """A target row: a measurement of wall time, or of CPU time (`kind="cpu"`)."""
 
-    @property
-    def median(self) -> float | None:
-        return statistics.median(self.seconds) if self.seconds else None
+    kind: str = "wall"  # or "cpu"
 
 
 def measure_targets(corpus: Corpus, args: argparse.Namespace) -> dict:
@@ -485,13 +478,15 @@ def _interleaved(
         command = [*check, *extra, str(tree)]
         rows.append((Row(name, shlex.join(command)), timed(command, before)))
     one = [*console, "check", "--exit-zero", str(small)]
-    rows.append((Row("one small file, empty cache", shlex.join(one), "cpu"), cpu(one, small_cache)))
+    rows.append(
+        (Row("one small file, empty cache", shlex.join(one), kind="cpu"), cpu(one, small_cache))
+    )
     if ruff is not None:
         ruff_one = [ruff, "check", "--isolated", "--no-cache", "--select", "ALL", "--exit-zero"]
         ruff_one.append(str(small))
-        rows.append((Row("ruff, one small file", shlex.join(ruff_one), "cpu"), cpu(ruff_one)))
+        rows.append((Row("ruff, one small file", shlex.join(ruff_one), kind="cpu"), cpu(ruff_one)))
     bare = [sys.executable, "-c", "pass"]
-    rows.append((Row("python -c pass", shlex.join(bare), "cpu"), cpu(bare)))
+    rows.append((Row("python -c pass", shlex.join(bare), kind="cpu"), cpu(bare)))
     progress(f"targets: {len(rows)} rows x {args.repeat}, interleaved ...")
     for _ in range(args.repeat):
         for row, run in rows:

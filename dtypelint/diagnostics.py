@@ -12,7 +12,7 @@ from enum import Enum
 RULES_URL = "https://github.com/dtypelint/dtypelint/blob/main/rules/{code}.md"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Location:
     row: int
     column: int
@@ -26,7 +26,7 @@ class Applicability(str, Enum):
     UNSAFE = "unsafe"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edit:
     """Replace the text in [location, end_location) by `content` (an insertion when both are equal)."""
 
@@ -42,7 +42,7 @@ class Edit:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fix:
     applicability: Applicability
     message: str
@@ -56,7 +56,7 @@ class Fix:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
     name: str

@@ -7,7 +7,6 @@ imports torch.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from dtypelint.config import Config, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.files import walked_file_wanted
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
+from dtypelint.gitignore import GitIgnore
 from dtypelint.isolation import internal_error, isolated
 from dtypelint.linter import (
     DecodedSource,
@@ -34,6 +34,7 @@ from dtypelint.linter import (
     syntax_error_diagnostic,
 )
 from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME
+from dtypelint.segments import check_large, is_large
 from dtypelint.source import SourceText
 
 # The linting layer's names, re-exported: engine is the file-level API most callers use.
@@ -59,6 +60,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from dtypelint.analysis.summaries import ProjectContext
     from dtypelint.analysis.values import Summary
     from dtypelint.cache import Cache
     from dtypelint.progress import Progress
@@ -234,81 +236,6 @@ def _walk_without_git(folder: Path, excluded: _ExcludeCache) -> Iterator[Path]:
                     yield file
 
 
-@dataclass(frozen=True)
-class _IgnoreRule:
-    base: Path  # the folder of the .gitignore that holds it
-    regex: re.Pattern[str]
-    negated: bool
-    dir_only: bool
-    anchored: bool
-
-
-@dataclass(frozen=True)
-class GitIgnore:
-    """The .gitignore patterns in force for one folder (used only outside git work trees)."""
-
-    rules: tuple[_IgnoreRule, ...] = ()
-    read: frozenset[Path] = frozenset()
-
-    @classmethod
-    def above(cls, folder: Path) -> GitIgnore:
-        """Patterns from .gitignore files in the folders above `folder`, up to a `.git`."""
-        folder = Path(os.path.abspath(folder))
-        chain = []
-        for parent in folder.parents:
-            chain.append(parent)
-            if (parent / ".git").exists():
-                break
-        else:
-            chain = []
-        result = cls()
-        for parent in reversed(chain):
-            result = result.with_file(parent / ".gitignore")
-        return result
-
-    def with_file(self, path: Path) -> GitIgnore:
-        absolute = Path(os.path.abspath(path))
-        if absolute in self.read or not absolute.is_file():
-            return self
-        added = tuple(_parse_gitignore(absolute))
-        return GitIgnore(self.rules + added, self.read | {absolute})
-
-    def ignored(self, path: Path, *, is_dir: bool) -> bool:
-        absolute = Path(os.path.abspath(path))
-        verdict = False
-        for rule in self.rules:  # the last matching pattern decides, as in git
-            if rule.dir_only and not is_dir:
-                continue
-            try:
-                relative = absolute.relative_to(rule.base).as_posix()
-            except ValueError:
-                continue
-            subject = relative if rule.anchored else absolute.name
-            if rule.regex.fullmatch(subject):
-                verdict = not rule.negated
-        return verdict
-
-
-def _parse_gitignore(path: Path) -> Iterator[_IgnoreRule]:
-    from dtypelint.config import _glob_regex
-
-    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        line = raw.rstrip()
-        if raw.endswith("\\ "):  # an escaped trailing space is kept
-            line += " "
-        if not line or line.startswith("#"):
-            continue
-        negated = line.startswith("!")
-        if negated or line.startswith("\\"):
-            line = line[1:]
-        dir_only = line.endswith("/")
-        line = line.rstrip("/")
-        anchored = "/" in line
-        line = line.lstrip("/")
-        if line:
-            yield _IgnoreRule(path.parent, _glob_regex(line), negated, dir_only, anchored)
-
-
 # ---------------------------------------------------------------------------------------------
 # Files: check, fix or diff, one file at a time
 
@@ -348,6 +275,8 @@ class RunOptions:
     project_summaries: Mapping[str, Summary] | None = None
     #: the content cache (cache.py): results reused while nothing they depend on changed
     cache: Cache | None = None
+    #: the most processes (None: one per core); a large file's segments use them (segments.py)
+    jobs: int | None = None
 
 
 def process_decoded(
@@ -359,7 +288,9 @@ def process_decoded(
     """Lint (and with fix/diff, fix) a decoded source; writes nothing."""
     if isinstance(decoded, Diagnostic):
         return _with_lines(FileOutcome(filename, [decoded]), None)
-    if options.cache is not None:  # the same result, stored or computed (and then stored)
+    # The same result, stored or computed (and then stored). Not for a source checked in
+    # segments: its entry would hold every finding at once, which the segments avoid.
+    if options.cache is not None and not is_large(decoded.text):
         return options.cache.outcome(decoded, filename, config, options, _process_decoded)
     return _process_decoded(decoded, filename, config, options)
 
@@ -372,6 +303,8 @@ def _process_decoded(
     rules = options.rules if options.rules is not None else default_rules()
     summaries = {} if options.project_summaries is None else options.project_summaries
     project = ProjectContext(module_name_for(filename), summaries)
+    if is_large(decoded.text):
+        return _process_large(decoded, filename, config, options, rules, project)
     try:
         diagnostics = lint_source(decoded.text, filename, config, rules, project)
     except RuleError as exc:
@@ -403,6 +336,46 @@ def _process_decoded(
     elif options.fix:
         outcome.fixed_source = decoded.text
     return _with_lines(outcome, outcome.fixed_source or decoded.text)
+
+
+def _process_large(
+    decoded: DecodedSource,
+    filename: str,
+    config: Config,
+    options: RunOptions,
+    rules: RuleClasses,
+    project: ProjectContext,
+) -> FileOutcome:
+    """`_process_decoded` for a source checked a segment at a time (segments.py)."""
+    wants_fixes = options.fix or options.diff
+    try:
+        result = check_large(
+            decoded.text,
+            filename,
+            config,
+            rules,
+            project,
+            wants_fixes,
+            options.unsafe,
+            options.jobs,
+        )
+    except RuleError as exc:
+        return internal_error(filename, exc, config, options)
+    outcome = FileOutcome(
+        filename,
+        result.diagnostics,
+        fixed=result.applied,
+        warnings=result.warnings,
+        exports=project.exports,
+        imports=project.imports,
+        factory_imports=project.factory_imports,
+        reexports=project.reexports,
+    )
+    if options.diff:
+        outcome.diff = unified_diff(decoded.text, result.source, filename)
+    if options.fix:
+        outcome.fixed_source = result.source
+    return _with_lines(outcome, result.source)
 
 
 def _has_applicable_fix(diagnostics: Iterable[Diagnostic], unsafe: bool) -> bool:
@@ -526,13 +499,19 @@ def lint_paths(
         unsafe=config.unsafe_fixes if unsafe is None else unsafe,
         rules=tuple(rules) if rules is not None else None,
         cache=cache,
+        jobs=jobs,
     )
     items = [(str(path), (filenames or {}).get(path, str(path))) for path in files]
     # Phase 1 checks every file and gathers the summaries its functions export. Phase 2 runs
     # again, with the project's summaries, the files that call an imported function whose
     # summary says something, and (with --fix) the files that have something to fix: fixes are
     # written only once every file has been seen, so one run fixes what one check reports.
-    first = RunOptions(rules=options.rules, cache=cache) if options.fix else options
+    first = RunOptions(rules=options.rules, cache=cache, jobs=jobs) if options.fix else options
+    one_pass = len(items) == 1 and options.fix
+    if one_pass:
+        # One file (pre-commit, an editor): no other file's summaries can change it, so the
+        # first phase is the whole run, fixes included (a second would check it all again).
+        first = options
     if progress is not None:
         progress.start(len(items))
     outcomes = _run(items, config, first, jobs, progress)
@@ -543,8 +522,11 @@ def lint_paths(
     again = [
         index
         for index, outcome in enumerate(outcomes)
-        if needed_again(table, outcome.imports, outcome.factory_imports)
-        or (options.fix and _has_applicable_fix(outcome.diagnostics, options.unsafe))
+        if not one_pass
+        and (
+            needed_again(table, outcome.imports, outcome.factory_imports)
+            or (options.fix and _has_applicable_fix(outcome.diagnostics, options.unsafe))
+        )
     ]
     if again:
         second = replace(options, project_summaries=table)

@@ -40,7 +40,7 @@ from dtypelint.analysis.vocabulary import (
     WEIGHTLESS_MODULES,
     CameraNames,
 )
-from dtypelint.analysis.walks import walk_to_fixed_point
+from dtypelint.analysis.walks import Journal, walk_to_fixed_point
 from dtypelint.source import SourceText
 
 
@@ -526,8 +526,8 @@ class ModuleAnalysis:
         #: factory calls (by node id) that activations are written into: from the walk that
         #: finds the write on, the buffer is an activation wherever it is used
         self.written: set[int] = set()
-        self.attribute_records: dict[tuple[str, str], FactoryCall] = {}
-        self.new_summaries: dict[int, Summary] = {}
+        self.attribute_records: Journal[tuple[str, str], FactoryCall] = Journal()
+        self.new_summaries: Journal[int, Summary] = Journal()
         walk_to_fixed_point(self)
         assign_scope(self.functions, self.classes, self.filename, self.scope)
         self.project.exports = self.exported_summaries()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from dtypelint.analysis.flow import FunctionFlow, walk_definitions
 from dtypelint.analysis.syntax import child_blocks
@@ -37,6 +37,28 @@ if TYPE_CHECKING:
 MAX_WALKS = 4
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Journal(dict[K, V]):
+    """A dict that lists its keys in the order they were first set, so that the keys one unit's
+    walk added are a slice (`added[mark:]`), not a scan of the whole table: a file of 100,000
+    functions would otherwise cost a scan per function. `update` is not journaled; it is used
+    only to replay earlier walks, whose keys are never "added since a mark"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.added: list[K] = []
+
+    def __setitem__(self, key: K, value: V) -> None:
+        if key not in self:
+            self.added.append(key)
+        super().__setitem__(key, value)
+
+    def since(self, mark: int) -> dict[K, V]:
+        return {key: self[key] for key in self.added[mark:]}
 
 
 @dataclass
@@ -88,8 +110,8 @@ def walk_unit(module: ModuleAnalysis, unit: Unit) -> UnitEvents:
         len(module.matmul_operands),
         len(module.fixed_casts),
     )
-    records_before = set(module.attribute_records)
-    summaries_before = set(module.new_summaries)
+    records_mark = len(module.attribute_records.added)
+    summaries_mark = len(module.new_summaries.added)
     events = UnitEvents()
     # Per-unit tables for the channels read only after the walk; merged by `replay`.
     module.camera_args, module.act_args, module.consulted = (
@@ -105,12 +127,8 @@ def walk_unit(module: ModuleAnalysis, unit: Unit) -> UnitEvents:
     events.factory_calls = module.factory_calls[marks[1] :]
     events.matmul_operands = module.matmul_operands[marks[2] :]
     events.fixed_casts = module.fixed_casts[marks[3] :]
-    events.attribute_records = {
-        key: record for key, record in module.attribute_records.items() if key not in records_before
-    }
-    events.summaries = {
-        key: summary for key, summary in module.new_summaries.items() if key not in summaries_before
-    }
+    events.attribute_records = module.attribute_records.since(records_mark)
+    events.summaries = module.new_summaries.since(summaries_mark)
     events.function_ids = frozenset(id(info.node) for info in events.functions)
     events.factory_nodes = frozenset(
         id(record.node) for record in (*events.factory_calls, *events.attribute_records.values())
@@ -163,8 +181,8 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
             [],
             [],
         )
-        module.attribute_records = {}
-        module.new_summaries = {}
+        module.attribute_records = Journal()
+        module.new_summaries = Journal()
         tables = WalkTables()
         for unit in units:
             events = last.get(id(unit.node))

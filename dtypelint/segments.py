@@ -367,8 +367,8 @@ class _Job:
     fix: bool
     unsafe: bool
     silenced: frozenset[str] | None
-    imports: list[TopImport] = field(default_factory=list)
-    newline: str = "\n"
+    imports: list[TopImport] = field(init=False)  # derived from `text`
+    newline: str = field(init=False)
 
     def __post_init__(self) -> None:
         self.imports = top_level_imports(self.text)
@@ -424,10 +424,7 @@ def _check_segments(job: _Job, jobs: int | None) -> SegmentedResult:
         result.diagnostics += [shifted(d, rows) for d in part.remaining]
         result.applied += part.applied
         result.warnings += part.warnings
-        job.project.exports.update(part.exports)  # type: ignore[arg-type]
-        job.project.imports |= part.imports
-        job.project.factory_imports |= part.factory_imports
-        job.project.reexports.update(part.reexports)
+        _add_project_facts(job.project, part)
         pieces += part.pieces
         rows += part.rows
         position = part.end
@@ -510,7 +507,8 @@ def _check_range(job: _Job, first: int, stop: int, limit: int | None = None) -> 
         if isinstance(parsed.tree, SyntaxError):  # the file does not parse: that is all it has
             result.syntax_error = [shifted(d, parsed.segment.row - 1) for d in found]
             return result
-        found = _file_wide(_in_segment(found, body), job.silenced)
+        rows = count_rows(body)
+        found = _file_wide(_in_segment(found, body, rows), job.silenced)
         new_body, remaining, applied, warnings = _fixed_segment(
             body, parsed.suffix, found, filename, job.config, job.rules, part, job.fix, job.unsafe
         )
@@ -518,12 +516,9 @@ def _check_range(job: _Job, first: int, stop: int, limit: int | None = None) -> 
         result.remaining += [shifted(d, result.rows) for d in remaining]
         result.applied += [shifted(d, offset) for d in applied]
         result.warnings += [_shift_warning(w, filename, offset) for w in warnings]
-        result.exports.update(part.exports)
-        result.imports |= part.imports
-        result.factory_imports |= part.factory_imports
-        result.reexports.update(part.reexports)
+        _add_project_facts(result, part)
         result.pieces.append(new_body)
-        result.rows += count_rows(new_body)
+        result.rows += rows if new_body is body else count_rows(new_body)
         gc.collect(0)
     return result
 
@@ -548,12 +543,13 @@ def _fixed_segment(
     if not fixed.source.endswith(suffix):  # never: no fix edits the appended imports
         return body, found, [], [f"{filename}: fixes not applied to a segment of this file"]
     new_body = fixed.source[: len(fixed.source) - len(suffix)]
-    remaining = _in_segment(fixed.remaining, new_body)
+    remaining = _in_segment(fixed.remaining, new_body, count_rows(new_body))
     return new_body, remaining, fixed.applied, fixed.warnings
 
 
-def _in_segment(found: list[Diagnostic], body: str) -> list[Diagnostic]:
-    rows = count_rows(body) + (0 if body.endswith(("\n", "\r")) else 1)
+def _in_segment(found: list[Diagnostic], body: str, line_ends: int) -> list[Diagnostic]:
+    """The findings in `body`'s own rows (`line_ends`: its count_rows), not the imports after."""
+    rows = line_ends + (0 if body.endswith(("\n", "\r")) else 1)
     return [diagnostic for diagnostic in found if within(diagnostic, rows)]
 
 
@@ -572,3 +568,14 @@ def _shift_warning(warning: str, filename: str, rows: int) -> str:
     rest = warning[len(prefix) :]
     row, colon, tail = rest.partition(":")
     return f"{prefix}{int(row) + rows}{colon}{tail}" if row.isdigit() and colon else warning
+
+
+def _add_project_facts(
+    into: ProjectContext | _RangeResult, part: ProjectContext | _RangeResult
+) -> None:
+    """What a segment's analysis tells the project (exports, uses), added to a range's or the
+    file's facts."""
+    into.exports.update(part.exports)  # type: ignore[arg-type]
+    into.imports |= part.imports
+    into.factory_imports |= part.factory_imports
+    into.reexports.update(part.reexports)

@@ -401,8 +401,15 @@ class CallEvaluation:
                 cameras=receiver.cameras,
                 fixed=receiver.fixed,
             )
-        if name in FLOAT32_ONLY_METHODS and receiver.is_act:
-            return Value(FIXED)  # no low-precision kernel: float32 or wider in a working run
+        if (
+            name in FLOAT32_ONLY_METHODS
+            and receiver.flags & (ACT | FIXED)
+            and not receiver.is_camera
+        ):
+            # No low-precision kernel: float32 or wider in a working run (see torch_call).
+            if receiver.is_act:
+                self.info.float32_numerics = True
+            return Value(FIXED)
         if name in MATMUL_METHODS:
             operands = [(receiver_node, receiver)] + [a for a in args]
             return self.matmul(node, f".{name}", operands)

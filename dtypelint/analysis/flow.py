@@ -32,9 +32,7 @@ from dtypelint.analysis.syntax import (
 from dtypelint.analysis.torch_calls import TorchCallEvaluation
 from dtypelint.analysis.values import (
     ACT,
-    BOOL,
     CAMERA,
-    COMPLEX,
     DEVICE,
     EMPTY,
     FIXED,
@@ -54,7 +52,9 @@ from dtypelint.analysis.values import (
     Value,
     bound_on_every_path,
     element_of,
+    number_default_value,
     number_list_value,
+    summary_role,
     union,
     union_all,
 )
@@ -124,6 +124,10 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 annotation = None if model_outputs_name(name) else "other"
             default = defaults.get(name)
             scalar_default = isinstance(default, ast.Constant) and default.value is not None
+            number = number_default_value(default)
+            if number and annotation in (None, "scalar") and name not in forced_acts:
+                self.env[name] = number  # `truncation=-1.0`: `truncation.dtype` would raise
+                continue
             named = non_tensor_name(name)
             if named == "device" or annotation == "device":
                 self.env[name] = Value(DEVICE)
@@ -326,7 +330,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         roles = []
         for position in range(sizes.pop()):
             values = [value.items[position] for value in self.returns]  # type: ignore[index]
-            roles.append(_role(union_all(values)))
+            roles.append(summary_role(union_all(values)))
         return tuple(roles)
 
     @property
@@ -566,16 +570,6 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                     SEQUENCE, items=tuple(element_of(self.eval(a)) for a in iter_node.args)
                 )
         return element_of(iterable)
-
-
-def _role(value: Value) -> str | None:
-    if value.is_camera:
-        return "camera"
-    if any(record.numpy_data for record in value.factories):
-        return "numpy"
-    if value.is_act and not value.flags & (INT | BOOL | FIXED | COMPLEX):
-        return "act"
-    return None
 
 
 def walk_definitions(

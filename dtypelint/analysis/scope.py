@@ -51,6 +51,8 @@ _NEVER_LOW_FOLDERS = frozenset(
         "tracking",
         "trackers",
         "tracker",
+        # evaluation metrics: accumulated in float32 (or float64) by design, after the model ran
+        "metrics",
     }
 )
 #: Words in a file name of plotting or logging code.
@@ -147,16 +149,41 @@ def assign_scope(
         return
     by_node = {id(info.node): info for info in functions}
     _spread_kernels(functions, by_node)
-    roots = [info for info in functions if _root_reason(info, classes)]
-    for info in roots:
-        info.scope_reason = _root_reason(info, classes)
+    callers = _callers(functions, by_node)
+    roots = []
+    for info in functions:
+        reason = _root_reason(info, classes)
+        if reason == "library" and _only_float32_callers(callers.get(id(info.node), [])):
+            # Assumed low precision yields to evidence: the file's own callers all compute in
+            # float32 by design (a registration solver's `get_matrix_system`).
+            reason = None
+        if reason:
+            info.scope_reason = reason
+            roots.append(info)
     _reach(roots, by_node)
+
+
+def _callers(
+    functions: Sequence[FunctionInfo], by_node: dict[int, FunctionInfo]
+) -> dict[int, list[FunctionInfo]]:
+    callers: dict[int, list[FunctionInfo]] = {}
+    for info in functions:
+        for callee in info.callees:
+            if callee in by_node and callee != id(info.node):
+                callers.setdefault(callee, []).append(info)
+    return callers
+
+
+def _only_float32_callers(callers: list[FunctionInfo]) -> bool:
+    return bool(callers) and all(caller.float32_numerics for caller in callers)
 
 
 def _root_reason(info: FunctionInfo, classes: dict[str, ClassInfo]) -> str | None:
     name = info.node.name
     if never_low_function(name) or info.parent is not None or optimizer_code(info):
         return None
+    if info.float32_numerics:
+        return None  # it solves or transforms its activations in float32: float32 by design
     cls = classes.get(info.class_name) if info.class_name else None
     if cls is not None:
         if cls.is_module:
@@ -196,6 +223,7 @@ def _reach(roots: Iterable[FunctionInfo], by_node: dict[int, FunctionInfo]) -> N
                 callee is None
                 or callee.scope_reason
                 or callee.kernel
+                or callee.float32_numerics
                 or never_low_function(callee.node.name)
                 or optimizer_code(callee)
             ):

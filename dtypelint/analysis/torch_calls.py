@@ -49,6 +49,7 @@ from dtypelint.analysis.vocabulary import (
     LIKE_FACTORIES,
     MATMUL_FUNCS,
     NON_TENSOR_TORCH_FUNCS,
+    REAL_INPUT_FFTS,
     STRICT_FUNCS,
     TENSOR_KEYWORDS,
     is_integer_name,
@@ -72,7 +73,9 @@ class TorchCallEvaluation:
             self.eval_args(node)
             return EMPTY
         if qualname in COMPLEX_TORCH_FUNCS or qualname.startswith("torch.fft."):
-            self.eval_args(node)
+            args = self.eval_args(node)
+            if qualname in REAL_INPUT_FFTS and args and args[0][1].is_act:
+                self.info.float32_numerics = True  # no bfloat16 FFT: float32 numerics by design
             return Value(COMPLEX)
         if (
             qualname.startswith("torch.nn.")
@@ -111,8 +114,15 @@ class TorchCallEvaluation:
         kwargs = [(kw.arg, kw.value, self.eval(kw.value)) for kw in node.keywords]
         if qualname in INT_TORCH_FUNCS:
             return Value(INT)
-        if qualname in FLOAT32_ONLY_FUNCS and args and args[0][1].is_act:
-            return Value(FIXED)  # no low-precision kernel: float32 or wider in a working run
+        if qualname in FLOAT32_ONLY_FUNCS and any(
+            v.flags & (ACT | FIXED) and not v.is_camera for _, v in args
+        ):
+            # No low-precision kernel: in a run that works, every operand is float32 or wider
+            # (`cholesky_solve(f, L)` makes `f` so), and so is the result. A camera inverted stays
+            # a camera (the generic path), for DTL002 where it meets points.
+            if any(v.is_act for _, v in args):
+                self.info.float32_numerics = True
+            return Value(FIXED)
         if qualname in BOOL_TORCH_FUNCS:
             return Value(BOOL)
         if qualname in MATMUL_FUNCS:

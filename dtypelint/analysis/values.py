@@ -94,6 +94,9 @@ class FunctionInfo:
     #: it hands tensors to a compiled extension, directly or through its callees: it runs in
     #: that kernel's dtype (custom CUDA kernels read `data_ptr<float>()` as a rule)
     kernel: bool = False
+    #: it gives its activations to linear algebra or an FFT with no bfloat16 kernel
+    #: (`torch.linalg.solve(A, b)`): in a run that works they are float32, by design
+    float32_numerics: bool = False
 
     @property
     def low_precision(self) -> bool:
@@ -381,6 +384,27 @@ def number_list_value(node: ast.AST | None) -> Value | None:
         return None
     floats = any(isinstance(n.value, float) for n in numbers)  # type: ignore[attr-defined]
     return Value(SEQUENCE | PY_NUMBER | (PY_FLOAT if floats else 0))
+
+
+def summary_role(value: Value) -> str | None:
+    """A returned value's role for a summary's tuple items: "camera", "numpy", "act" or None."""
+    if value.is_camera:
+        return "camera"
+    if any(record.numpy_data for record in value.factories):
+        return "numpy"
+    if value.is_act and not value.flags & (INT | BOOL | FIXED | COMPLEX):
+        return "act"
+    return None
+
+
+def number_default_value(node: ast.AST | None) -> Value | None:
+    """The value of a parameter whose default is a number (`truncation=-1.0`), else None: a
+    number whatever the body does with it, so never a dtype source."""
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
+        return None
+    return Value(PY_NUMBER | PY_FLOAT) if type(node.value) is float else Value(PY_NUMBER)
 
 
 def literal_kind(node: ast.AST, value: Value) -> str | None:

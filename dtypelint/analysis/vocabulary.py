@@ -207,7 +207,15 @@ FLOAT32_ONLY_FUNCS = frozenset(
      "torch.linalg.cholesky", "torch.linalg.cholesky_ex", "torch.linalg.qr", "torch.linalg.svd",
      "torch.linalg.svdvals", "torch.linalg.eig", "torch.linalg.eigh", "torch.linalg.eigvals",
      "torch.linalg.eigvalsh", "torch.linalg.lu", "torch.linalg.lu_factor", "torch.linalg.lu_solve",
-     "torch.linalg.solve_triangular", "torch.linalg.matrix_rank"}
+     "torch.linalg.solve_triangular", "torch.linalg.matrix_rank",
+     # removed in torch 2 but still in code written for torch 1
+     "torch.solve", "torch.lstsq", "torch.eig", "torch.symeig", "torch.matrix_rank"}
+)  # fmt: skip
+#: FFTs of real data: no bfloat16 kernel (`Unsupported dtype BFloat16`), so a function handing
+#: them its activations computes in float32 by design.
+REAL_INPUT_FFTS = frozenset(
+    {"torch.fft.fft", "torch.fft.fft2", "torch.fft.fftn", "torch.fft.rfft", "torch.fft.rfft2",
+     "torch.fft.rfftn", "torch.fft.hfft"}
 )  # fmt: skip
 
 FIXED_CAST_METHODS = {

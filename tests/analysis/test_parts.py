@@ -206,6 +206,52 @@ def test_kernel_feeding_optimizer_and_deploy_code_is_out_of_scope() -> None:
     assert "splat.rendering.project" not in exported
 
 
+def test_float32_numerics_is_out_of_scope_and_so_are_helpers_only_it_calls() -> None:
+    """torch_points3d's registration solver hands its activations to `torch.solve` (no bfloat16
+    kernel): float32 by design, and so is the public `get_matrix_system` only it calls. A public
+    helper someone else may call, a camera inverted for a product, and a module's forward that
+    only inverts a camera stay in scope."""
+    module = analyze(
+        """
+        import torch
+        from torch import nn
+
+        def get_matrix_system(xyz: torch.Tensor, weight: torch.Tensor):
+            return xyz * weight, weight
+
+        def register(xyz: torch.Tensor):
+            A, b = get_matrix_system(xyz, torch.ones(len(xyz), 1, device=xyz.device))
+            return torch.linalg.solve(A.T @ A, A.T @ b)
+
+        def spectrum(img: torch.Tensor):
+            return torch.fft.fft2(img).abs()
+
+        def project(points: torch.Tensor):
+            return points * 2
+
+        class Cam(nn.Module):
+            def forward(self, feats, K: torch.Tensor):
+                return torch.inverse(K) @ feats
+
+        class GP(nn.Module):
+            def forward(self, x, y):
+                L = torch.linalg.cholesky(x @ x.mT + torch.eye(x.shape[-1], device=x.device))
+                return torch.cholesky_solve(y, L)
+    """
+    )
+    reasons = {info.qualname: info.scope_reason for info in module.functions}
+    numerics = {info.qualname for info in module.functions if info.float32_numerics}
+    assert numerics == {"register", "spectrum", "GP.forward"}
+    assert reasons == {
+        "get_matrix_system": None,
+        "register": None,
+        "spectrum": None,
+        "project": "library",
+        "Cam.forward": "module",
+        "GP.forward": None,
+    }
+
+
 # -- summaries --------------------------------------------------------------------------------
 
 

@@ -326,6 +326,32 @@ def test_elementwise_meet_is_flagged_inside_autocast() -> None:
     assert findings(code) == [("DTL001", 5, 30)]
 
 
+def test_a_number_default_is_no_dtype_source() -> None:
+    """mmagic's BigGAN: `truncation=-1.0` is a float however the body uses it (`torch.clamp(noise,
+    -1. * truncation, ...)`); `dtype=truncation.dtype` would raise AttributeError."""
+    code = """
+    import torch
+    from torch import nn
+
+    class Generator(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+
+        def forward(self, num_batches=1, truncation=-1.0):
+            noise = torch.randn((num_batches, 4))
+            if truncation >= 0.0:
+                noise = torch.clamp(noise, -1.0 * truncation, 1.0 * truncation)
+            return self.fc(noise)
+    """
+    assert findings(code) == [("DTL001", 10, 17)]
+    assert messages(code) == [
+        "torch.randn(...) defaults to float32 and is passed to a submodule; give it the "
+        "activations' dtype (no tensor known to have it is bound on every path to this call)"
+    ]
+    assert fixed(code, unsafe=True) == dedent(code)
+
+
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
@@ -529,6 +555,46 @@ NEGATIVES = {
         import torch
         def f(x: torch.Tensor):
             return x + torch.zeros(3)  # noqa: DTL001
+    """,
+    # linear algebra with no bfloat16 kernel: what it is given is float32 in any run that works
+    "Gaussian process solved with cholesky (RoMa's GP)": """
+        import torch
+        from torch import nn
+        class GP(nn.Module):
+            def __init__(self, pos_conv):
+                super().__init__()
+                self.pos_conv = pos_conv
+            def K(self, x, y):
+                return torch.exp(-(x @ y.mT))
+            def forward(self, x, y):
+                f = self.pos_conv(y)
+                x, y = x.float(), y.float()
+                K_yy = self.K(y, y)
+                sigma_noise = 0.1 * torch.eye(K_yy.shape[-1], device=x.device)[None, :, :]
+                if self.training:
+                    return self.K(x, y).matmul(torch.linalg.inv(K_yy + sigma_noise).matmul(f))
+                L_t = torch.linalg.cholesky(K_yy + sigma_noise)
+                return self.K(x, y) @ torch.cholesky_solve(f, L_t, upper=False)
+    """,
+    "registration solver and its matrix builder": """
+        import torch
+        def get_matrix_system(xyz: torch.Tensor, weight: torch.Tensor):
+            A = torch.zeros(xyz.shape[0], 6, device=xyz.device)
+            A[:, 3] = weight.view(-1) * xyz[:, 0]
+            return A, weight.view(-1) * xyz[:, 1]
+        def fast_global_registration(xyz: torch.Tensor, num_iter: int = 20):
+            T_res = torch.eye(4, device=xyz.device)
+            weight = torch.ones(len(xyz), 1, device=xyz.device)
+            A, b = get_matrix_system(xyz, weight)
+            x = torch.linalg.solve(A.T.mm(A), A.T @ b)
+            return T_res + x.sum()
+    """,
+    "FFT of the activations (pyiqa's MAD)": """
+        import torch
+        def hi_index(ref: torch.Tensor, csf: torch.Tensor):
+            spectrum = torch.fft.fft2(ref) * csf
+            weights = torch.ones(ref.shape[-1], device=ref.device)
+            return spectrum.abs().mean() + ref * weights
     """,
 }
 

@@ -49,6 +49,7 @@ from dtypelint.analysis.vocabulary import (
     MATMUL_METHODS,
     MEETING_METHODS,
     METHOD_INDEX_ARGS,
+    MODULE_METHODS,
     PY_FLOAT_BUILTINS,
     PY_INT_BUILTINS,
     SCALAR_METHODS,
@@ -241,27 +242,26 @@ class CallEvaluation:
             name in cls.submodules
             or (cls.is_module and name not in cls.methods and name not in cls.plain_attrs)
         ):
-            if name in (
-                "register_buffer",
-                "register_parameter",
-                "parameters",
-                "named_parameters",
-                "modules",
-                "children",
-                "state_dict",
-                "apply",
-                "train",
-                "eval",
-                "to",
-                "cuda",
-                "float",
-                "half",
-            ):
+            if name in MODULE_METHODS:
                 return EMPTY
-            return self.module_call(node, args)
+            result = self.module_call(node, args)
+            return self._fixed_forward(cls.submodule_classes.get(name)) or result
         if name in ("to", "float", "half"):
             return EMPTY
         return self.unknown_call(args, node)
+
+    def _fixed_forward(self, class_name: str | None) -> Value | None:
+        """A submodule of this file's class whose forward returns a fixed-dtype cast (torchgeo's
+        `FourierExpansion` ends `return encoding.float()`): its result is that, not the run's."""
+        cls = self.module.classes.get(class_name) if class_name else None
+        forward = cls.method_nodes.get("forward") if cls else None
+        if forward is None:
+            return None
+        summary = self.module.new_summaries.get(id(forward)) or self.module.summaries.get(
+            id(forward)
+        )
+        self.module.consulted.setdefault(id(forward), summary)  # walked again if it changes
+        return Value(FIXED) if summary is not None and summary.fixed else None
 
     def local_call(
         self,

@@ -286,6 +286,8 @@ class ModuleAnalysis:
                 :1
             ].isupper():
                 info.submodules.add(attr)
+                if isinstance(value.func, ast.Name):
+                    info.submodule_classes.setdefault(attr, value.func.id)
                 if qualname.startswith("torch.nn.") and last in WEIGHTLESS_MODULES:
                     info.weightless.add(attr)
                 return

@@ -454,6 +454,9 @@ class ClassInfo:
     is_module: bool
     submodules: set[str] = field(default_factory=set)
     weightless: set[str] = field(default_factory=set)  # submodules without weights (`nn.Dropout`)
+    #: submodules made from a class of this file (`self.expand = FourierExpansion(...)`): attr ->
+    #: class name, so a call gives what that class's forward returns
+    submodule_classes: dict[str, str] = field(default_factory=dict)
     int_buffers: set[str] = field(default_factory=set)  # buffers holding integers (index grids)
     parameters: set[str] = field(default_factory=set)  # nn.Parameter and buffers: module dtype
     buffers: set[str] = field(default_factory=set)

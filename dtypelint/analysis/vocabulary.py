@@ -191,6 +191,12 @@ SCALAR_METHODS = frozenset(
 )
 
 
+#: `nn.Module`'s own methods (`self.to(...)`, `self.parameters()`): no submodule call.
+MODULE_METHODS = frozenset(
+    {"register_buffer", "register_parameter", "parameters", "named_parameters", "modules",
+     "children", "state_dict", "apply", "train", "eval", "to", "cuda", "float", "half"}
+)  # fmt: skip
+
 #: Linear algebra with no bfloat16 or float16 kernel (`linalg.inv: Low precision dtypes not
 #: supported`, `"geqrf_cpu" not implemented for 'BFloat16'`): in a run that works, what they are
 #: given is float32 or wider, so their result is no low-precision activation.

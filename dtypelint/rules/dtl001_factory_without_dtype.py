@@ -187,8 +187,12 @@ def reportable_meets(record: FactoryCall) -> list[Meet]:
         and (meet.function is None or meet.function.low_precision)
         # Losses accumulate in float32 and build float32 targets on purpose: there only
         # what raises counts (NumPy's float64 aside: nobody means that).
-        and (meet.strict or record.numpy_data or meet.function is None
-             or meet.function.scope_reason != "loss")
+        and (
+            meet.strict
+            or record.numpy_data
+            or meet.function is None
+            or meet.function.scope_reason != "loss"
+        )
     ]
 
 
@@ -225,7 +229,9 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
         # (RoMa's `warp + window`), and the window must follow the flow, not the features.
         return DtypeSource(first_met, True, "")
     if device is not None and device in met:
-        return DtypeSource(device, True, _why(device, first_met, "the tensor its device comes from"))
+        return DtypeSource(
+            device, True, _why(device, first_met, "the tensor its device comes from")
+        )
     if inputs:
         return DtypeSource(inputs[0], True, _why(inputs[0], first_met, "an input it meets"))
     if met:
@@ -233,11 +239,15 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     if device is not None:
         # `mask.device`: an index tensor's dtype would be wrong; it is not an activation anyway.
         safe = not is_integer_name(device)
-        return DtypeSource(device, safe, _why(device, first_met, "the tensor its device comes from"))
+        return DtypeSource(
+            device, safe, _why(device, first_met, "the tensor its device comes from")
+        )
     function = record.function
-    params = [p for p in (function.tensor_params if function else []) if p in record.bound_act_names]
+    params = [
+        p for p in (function.tensor_params if function else []) if p in record.bound_act_names
+    ]
     if params:
-        return DtypeSource(params[0], False, f"the function's first tensor input; check it")
+        return DtypeSource(params[0], False, "the function's first tensor input; check it")
     return None
 
 

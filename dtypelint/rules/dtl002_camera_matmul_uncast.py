@@ -98,11 +98,16 @@ def cast_anchor(node: ast.expr, module: ModuleAnalysis) -> ast.expr:
             and module.qualify(current.func) is None
         ):
             current = current.func.value
-        elif isinstance(current, ast.Call) and (module.qualify(current.func) or "") in (
-            "torch.transpose",
-            "torch.permute",
-            "torch.t",
-        ) and current.args:
+        elif (
+            isinstance(current, ast.Call)
+            and (module.qualify(current.func) or "")
+            in (
+                "torch.transpose",
+                "torch.permute",
+                "torch.t",
+            )
+            and current.args
+        ):
             current = current.args[0]
         else:
             return current
@@ -116,6 +121,12 @@ def _is_inverse(node: ast.AST, module: ModuleAnalysis) -> bool:
     if not isinstance(node, ast.Call):
         return False
     qualname = module.qualify(node.func) or ""
-    if qualname.startswith("torch.linalg.") or qualname in ("torch.inverse", "torch.pinverse", "torch.det"):
+    if qualname.startswith("torch.linalg.") or qualname in (
+        "torch.inverse",
+        "torch.pinverse",
+        "torch.det",
+    ):
         return True
-    return isinstance(node.func, ast.Attribute) and node.func.attr in _INVERSE_METHODS and not qualname
+    return (
+        isinstance(node.func, ast.Attribute) and node.func.attr in _INVERSE_METHODS and not qualname
+    )

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import ast
-
 from collections.abc import Iterator
 
-from dtypelint.analysis.syntax import einsum_contracts, expression_root_name, last_name
 from dtypelint.analysis import FIXED, FixedCast, MatmulOperand, ModuleAnalysis
+from dtypelint.analysis.syntax import einsum_contracts, expression_root_name, last_name
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
 
@@ -41,7 +40,11 @@ class OneSidedCast(Rule):
             if operand.autocast or operand.fixed_precision or id(operand.operand) in seen:
                 continue
             upcast = all(cast.dtype in ("float32", "float64") for cast in value.fixed)
-            if upcast and operand.other_names and all(n.startswith("self.") for n in operand.other_names):
+            if (
+                upcast
+                and operand.other_names
+                and all(n.startswith("self.") for n in operand.other_names)
+            ):
                 # A module's parameters may be kept in float32 on purpose (`A_log`, gates) and
                 # an upcast matches them; the seed's hazard is a cast meeting input activations
                 # (or a float16 cast meeting bf16 weights, which raises: still reported).
@@ -75,7 +78,9 @@ class OneSidedCast(Rule):
         if own and (other in cast.bound_act_names or other.startswith("self.")):
             # Safe: the original runs only when `other` already has the cast's dtype, and then
             # `.to(other.dtype)` is the same cast.
-            fix = make_fix(f"Cast with `.to({other}.dtype)`", [_replace_cast(module, cast, other)], safe=True)
+            fix = make_fix(
+                f"Cast with `.to({other}.dtype)`", [_replace_cast(module, cast, other)], safe=True
+            )
         return self.diagnostic(module, operand.operand, message, fix)
 
 
@@ -89,7 +94,9 @@ def _broadcast_einsum(node: ast.AST) -> bool:
 
 def _cast_text(module: ModuleAnalysis, cast: FixedCast) -> str:
     source = module.source
-    return source.text[source.offset(source.end(cast.source_node)) : source.offset(source.end(cast.node))]
+    return source.text[
+        source.offset(source.end(cast.source_node)) : source.offset(source.end(cast.node))
+    ]
 
 
 def _replace_cast(module: ModuleAnalysis, cast: FixedCast, other: str) -> Edit:
@@ -103,7 +110,9 @@ def _within(module: ModuleAnalysis, node: ast.AST, container: ast.AST) -> bool:
     replace; one made earlier may feed other uses too (`delta = delta.float()`)."""
     source = module.source
     start, end = source.offset(source.start(node)), source.offset(source.end(node))
-    return source.offset(source.start(container)) <= start and end <= source.offset(source.end(container))
+    return source.offset(source.start(container)) <= start and end <= source.offset(
+        source.end(container)
+    )
 
 
 def _assigned_to(module: ModuleAnalysis, node: ast.AST, name: str | None) -> bool:

@@ -29,7 +29,7 @@ class UnregisteredTensorAttribute(Rule):
             line=6,
             column=9,
             fixed="import torch\nfrom torch import nn\nclass M(nn.Module):\n    def __init__(self):\n"
-            "        super().__init__()\n        self.register_buffer(\"scale\", torch.ones(3), persistent=False)\n"
+            '        super().__init__()\n        self.register_buffer("scale", torch.ones(3), persistent=False)\n'
             "    def forward(self, x):\n        return x * self.scale\n",
         ),
     )
@@ -39,10 +39,14 @@ class UnregisteredTensorAttribute(Rule):
             # A comparison's bool result keeps nothing of the attribute's dtype: what
             # `module.to(torch.bfloat16)` skipping it changes is arithmetic and matmuls.
             meets = [meet for meet in reportable_meets(record) if meet.kind != "compare"]
-            if meets:
-                yield self.report(module, module.classes[class_name].init_assignments.get(attr, 0), record, meets)
+            if meets and not empty_placeholder(record.node):
+                yield self.report(
+                    module, module.classes[class_name].init_assignments.get(attr, 0), record, meets
+                )
 
-    def report(self, module: ModuleAnalysis, assignments: int, record: FactoryCall, meets: list) -> Diagnostic:
+    def report(
+        self, module: ModuleAnalysis, assignments: int, record: FactoryCall, meets: list
+    ) -> Diagnostic:
         attr = record.attribute
         first = meets[0]
         where = f"meets '{first.act_names[0]}'" if first.act_names else "meets activations"
@@ -62,3 +66,30 @@ class UnregisteredTensorAttribute(Rule):
             # persistent=False keeps the state dict as it was.
             fix = make_fix(f"Register `self.{attr}` as a non-persistent buffer", [edit], safe=True)
         return self.diagnostic(module, stmt, message, fix)
+
+
+def empty_placeholder(stmt: ast.AST) -> bool:
+    """`self._encoded = torch.empty(0)`: a tensor with no elements holds no data to convert; it
+    is a placeholder that a hook or a later call replaces before anything reads it (torchgeo's
+    BYOL wrapper), and its meetings are those of the tensor put there."""
+    value = getattr(stmt, "value", None)
+    if not isinstance(value, ast.Call) or (value.keywords and not value.args):
+        return False
+    name = (
+        value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
+    )
+    args = value.args
+    if name == "Tensor" and not args:
+        return True
+    if len(args) != 1:
+        return False
+    arg = args[0]
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        if name in ("tensor", "Tensor", "as_tensor"):
+            return not arg.elts
+        return len(arg.elts) == 1 and _zero(arg.elts[0])
+    return name in ("empty", "zeros", "ones", "rand", "randn") and _zero(arg)
+
+
+def _zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0 and type(node.value) is int

@@ -352,6 +352,41 @@ def test_a_number_default_is_no_dtype_source() -> None:
     assert fixed(code, unsafe=True) == dedent(code)
 
 
+def test_a_submodule_whose_forward_returns_a_fixed_cast_gives_that_dtype() -> None:
+    """torchgeo's `FourierExpansion` ends `return encoding.float()`: what the model's zeros
+    meet is float32 by design (the class may come after its user in the file). Without the
+    cast, the zeros meet the run's dtype."""
+    code = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(8, 8)
+            self.expansion = FourierExpansion(4)
+
+        def forward(self, x, lons):
+            emb = self.expansion(lons)
+            emb = torch.cat([emb, torch.zeros(emb.shape[0], 2, device=emb.device)], -1)
+            return self.lin(x) + emb
+
+
+    class FourierExpansion(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.n = n
+
+        def forward(self, t):
+            freqs = t[..., None] * torch.arange(self.n, device=t.device)
+            return torch.cat([freqs.sin(), freqs.cos()], -1).float()
+    """
+    assert findings(code) == []
+    uncast = code.replace("], -1).float()", "], -1)")
+    assert findings(uncast) == [("DTL001", 12, 31)]
+    assert "torch.zeros(emb.shape[0], 2, device=emb.device, dtype=emb.dtype)" in fixed(uncast)
+
+
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
@@ -714,7 +749,10 @@ def test_jaxtyping_annotations_are_tensors_and_integer_ones_indices() -> None:
             return torch.eye(4, device=indices.device)[None, :3, :4].tile(indices.shape[0], 1, 1)
     """
     assert findings(code) == [("DTL001", 8, 13)]
-    assert "zeros = torch.zeros((*transmittance.shape[:1], 1, 1), device=densities.device, dtype=transmittance.dtype)" in fixed(code)
+    assert (
+        "zeros = torch.zeros((*transmittance.shape[:1], 1, 1), device=densities.device, dtype=transmittance.dtype)"
+        in fixed(code)
+    )
 
 
 def test_a_factory_on_one_branch_meets_what_the_joined_name_meets() -> None:

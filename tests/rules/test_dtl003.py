@@ -49,7 +49,10 @@ def test_seed_attention_block() -> None:
         " which has the run's dtype; cast to value.dtype instead"
     ]
     after = fixed(SEED_ATTENTION)
-    assert "        attn_weights = attn_weights.to(value.dtype)         # downcast back to float16\n" in after
+    assert (
+        "        attn_weights = attn_weights.to(value.dtype)         # downcast back to float16\n"
+        in after
+    )
     assert after.count("\n") == dedent(SEED_ATTENTION).count("\n")
 
 

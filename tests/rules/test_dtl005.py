@@ -148,6 +148,23 @@ NEGATIVES = {
             def draw(self, x: torch.Tensor):
                 return x * self.weights
     """,
+    # torchgeo's BYOL wrapper: an empty placeholder the forward hook replaces
+    "an empty placeholder": """
+        import torch
+        from torch import nn
+        class Wrapper(nn.Module):
+            def __init__(self, model, projector):
+                super().__init__()
+                self.model = model
+                self.projector = projector
+                self._encoded = torch.empty(0)
+                self.model.register_forward_hook(self._hook)
+            def _hook(self, module, inputs, output):
+                self._encoded = self.projector(output)
+            def forward(self, x):
+                self.model(x)
+                return self._encoded * 1.0 + x
+    """,
 }
 
 

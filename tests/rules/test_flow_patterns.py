@@ -101,7 +101,9 @@ CASES = {
             return head(torch.arange(6.0).view(2, 3).div(6).to(dtype))
         """,
         [("DTL001", 7, 34)],
-        {7: "    return soft_histogram(tiles, torch.linspace(0, 1, 4, device=tiles.device, dtype=tiles.dtype))"},
+        {
+            7: "    return soft_histogram(tiles, torch.linspace(0, 1, 4, device=tiles.device, dtype=tiles.dtype))"
+        },
     ),
     "the source of a scatter is fixed with its destination": (
         """
@@ -191,7 +193,9 @@ CASES = {
             return with_coords(torch.arange(8.0).view(1, 2, 2, 2).to(dtype))
         """,
         [("DTL001", 8, 29)],
-        {8: "    return torch.cat([feat, coordinates(feat.size(), feat.device).to(feat.dtype)], 1)"},
+        {
+            8: "    return torch.cat([feat, coordinates(feat.size(), feat.device).to(feat.dtype)], 1)"
+        },
     ),
     "a factory that meets only another reported one is reported with it (rfdetr's points)": (
         """
@@ -219,7 +223,7 @@ CASES = {
 
 def _run(source: str, dtype: torch.dtype) -> torch.Tensor:
     namespace: dict[str, object] = {}
-    exec(compile(source, "model.py", "exec"), namespace)  # noqa: S102 - the test's own snippets
+    exec(compile(source, "model.py", "exec"), namespace)
     return namespace["run"](dtype)  # type: ignore[operator]
 
 

@@ -7,7 +7,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
-from dtypelint.analysis.syntax import constant_string, has_star_kwargs, keyword, last_name
+from dtypelint.analysis.syntax import (
+    constant_string,
+    float_constant,
+    has_star_kwargs,
+    keyword,
+    last_name,
+)
 from dtypelint.analysis.values import (
     ACT,
     BOOL,
@@ -32,9 +38,9 @@ from dtypelint.analysis.values import (
     FixedCast,
     Summary,
     Value,
-    element_of,
     join,
     options_value,
+    summary_item_value,
     union_all,
 )
 from dtypelint.analysis.vocabulary import (
@@ -55,6 +61,7 @@ from dtypelint.analysis.vocabulary import (
     SCALAR_METHODS,
     STRICT_METHODS,
     TENSOR_ATTRS,
+    TENSOR_TYPES,
     is_integer_name,
 )
 
@@ -96,6 +103,10 @@ class CallEvaluation:
             receiver = self.eval(receiver_node)
             if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
                 return self.self_method_call(node, func.attr)
+            if found := self.module.class_function(receiver_node, func.attr):
+                # `ShiftWindowMSA.window_partition(img_mask, ws)`: a method of this file's class
+                method, skip_first = found
+                return self.local_call(node, method, self.eval_args(node), func.attr, skip_first)
             if receiver.flags & NUMPY:
                 self.eval_args(node)
                 if func.attr == "astype" and not is_float64(
@@ -125,6 +136,8 @@ class CallEvaluation:
                 if self.module.camera_names.matches(key):
                     return Value(CAMERA, cameras=(self.module.text(node),))
                 return Value(ACT) if receiver.flags & TENSOR_DICT else EMPTY
+            if func.attr == "get" and receiver.flags & TENSOR_DICT:
+                return Value(ACT)  # `feat1.get(level)` of a `Dict[str, Tensor]` pyramid
             if func.attr in ("size", "dim", "numel"):
                 return Value(PY_NUMBER)
             return self.unknown_call(args, node)
@@ -195,7 +208,7 @@ class CallEvaluation:
         return Value(ACT) if args[0][1].is_act else self.unknown_call(args, node)
 
     def unknown_call(
-        self, args: list[tuple[ast.expr, Value]], node: ast.Call | None = None
+        self, args: list[tuple[ast.expr, Value]], node: ast.Call | None = None, derived=False
     ) -> Value:
         """A call we know nothing about: it returns what an explicit `dtype=` says
         (`make_grid(..., dtype=torch.float32)`), else an activation when it is given one."""
@@ -207,7 +220,10 @@ class CallEvaluation:
             if made is not EMPTY:
                 return made
         if any(v.is_act or v.flags & TENSOR_DICT for _, v in args):
-            return Value(ACT)
+            # A function's result is made from its arguments (`sinc(x)`); a callable attribute's
+            # (`self.model(x)`) may be a module's activations.
+            params = frozenset().union(*(v.params for _, v in args)) if derived else frozenset()
+            return Value(ACT, params=params)
         return EMPTY
 
     def module_call(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
@@ -317,6 +333,7 @@ class CallEvaluation:
             return Value(FIXED)  # cast to a fixed dtype inside: float32 by design
         if summary is not None and summary.fresh:
             record = self.helper_factory(node, name, returned_from=summary.fresh)
+            record.additive_mask = summary.fresh_mask
             return Value(0, factories=frozenset({record}))
         if summary is not None and summary.numpy:  # DTL004's, at the call
             record = self.helper_factory(node, name, origin="helper")
@@ -324,9 +341,10 @@ class CallEvaluation:
         if summary is not None and summary.items is not None:
             result = self.unknown_call(args, node)
             return Value(
-                SEQUENCE, items=tuple(_item_value(role, name, result) for role in summary.items)
+                SEQUENCE,
+                items=tuple(summary_item_value(role, name, result) for role in summary.items),
             )
-        return self.unknown_call(args, node)
+        return self.unknown_call(args, node, derived=not name.startswith("self."))
 
     def project_call(self, node: ast.Call, qualname: str) -> Value:
         """A call of a function imported from another module of the project."""
@@ -370,7 +388,7 @@ class CallEvaluation:
         if (
             name in ("masked_fill", "masked_fill_")
             and len(node.args) > 1
-            and _float_constant(node.args[1])
+            and float_constant(node.args[1])
         ):
             # `mask.masked_fill(mask != 0, -100.0)`: an additive attention mask, added to the
             # scores wherever it is passed (Swin's shifted windows), not a 0/1 mask.
@@ -396,10 +414,11 @@ class CallEvaluation:
             dtype = kwargs.get("dtype")
             if dtype is not None:
                 return self.dtype_value(dtype[0], dtype[1])
-            return Value(
+            return Value(  # of the receiver's making: what it derives from, too
                 receiver.flags & (ACT | CAMERA | FIXED),
                 cameras=receiver.cameras,
                 fixed=receiver.fixed,
+                params=receiver.params,
             )
         if (
             name in FLOAT32_ONLY_METHODS
@@ -540,6 +559,9 @@ class CallEvaluation:
             return EMPTY
         if qualname in INT_DTYPES:
             return Value(BOOL) if qualname == "torch.bool" else Value(INT)
+        if qualname in TENSOR_TYPES:  # `.type(torch.cuda.FloatTensor)`: no DTL003 rewrite
+            kind = TENSOR_TYPES[qualname]
+            return Value({"float": FIXED, "int": INT, "bool": BOOL}[kind])
         return EMPTY  # an unknown dtype: assume the author chose it
 
     def helper_factory(
@@ -575,23 +597,3 @@ class CallEvaluation:
         cast = FixedCast(node, dtype, receiver_node, self.bound_act_names())
         self.record_once(node, self.module.fixed_casts, cast)
         return Value(FIXED, fixed=frozenset({cast}))
-
-
-def _item_value(role: str | None, name: str, result: Value) -> Value:
-    """The value of one position of a summarised tuple return."""
-    if role == "camera":
-        return Value(CAMERA, cameras=(f"{name}(...)",))
-    if role == "act":
-        return Value(ACT)
-    return element_of(result) if result.flags & ACT else EMPTY
-
-
-def _float_constant(node: ast.AST) -> bool:
-    """`-100.0`, `float("-inf")`, `-math.inf`, `torch.finfo(x.dtype).min`: a float fill value."""
-    if isinstance(node, ast.UnaryOp):
-        node = node.operand
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, float)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id == "float"
-    return isinstance(node, ast.Attribute) and node.attr in ("inf", "min", "max")

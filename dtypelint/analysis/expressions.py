@@ -263,6 +263,8 @@ class ExpressionEvaluation:
             return EMPTY
         if attr in cls.int_buffers:
             return Value(INT)  # `module.to(bf16)` leaves integer buffers integer
+        if attr in cls.scalar_buffers:
+            return Value(ACT | ZERO_DIM)  # the run's dtype, but a number to type promotion
         if attr in cls.parameters or attr in cls.buffers:
             return Value(ACT)
         if attr in cls.submodules:

@@ -317,6 +317,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
         numpy = any(record.numpy_data for value in returned for record in value.factories)
         meetings["fresh"] = fresh_factory(self.returns)
+        masks = (r.additive_mask for value in returned for r in value.factories)
+        meetings["fresh_mask"] = bool(meetings["fresh"]) and any(masks)
         fixed = all(value.flags & FIXED and not value.is_camera for value in returned)
         return Summary(cameras=cameras[:1], numpy=numpy, fixed=fixed, items=items, **meetings)
 
@@ -546,7 +548,10 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         current = self.eval(stmt.target)
         value = self.eval(stmt.value)
         kind = "matmul" if isinstance(stmt.op, ast.MatMult) else "arith"
-        result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind)
+        # `points += torch.randn(...)`: in place, a tensor keeps its dtype; only a buffer of
+        # ours on the left is a hazard (`buf += act`). A `@=` computes first: both sides count.
+        keep_left = kind == "arith" and current.is_act and not current.tracked
+        result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind, keep_left)
         self.mark_written(current, value)
         if isinstance(stmt.target, ast.Name):
             # In-place arithmetic keeps the left operand's dtype.

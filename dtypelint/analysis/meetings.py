@@ -20,6 +20,7 @@ from dtypelint.analysis.values import (
     INT,
     MODULE,
     SEQUENCE,
+    ZERO_DIM,
     MatmulOperand,
     Meet,
     Value,
@@ -119,11 +120,16 @@ class MeetingRecorder:
             # factory path still meets the *other* operands' activations.
             if value.is_act and not any(r.becomes_act for r in value.factories):
                 continue
-            # Values carrying this very buffer are not what it meets (`buf[1:] - buf[:-1]`).
+            # Values carrying this very buffer are not what it meets (`buf[1:] - buf[:-1]`); in
+            # elementwise operations a 0-dim activation (`rand(n) < self.p`) is a number to type
+            # promotion: the factory's dtype decides, nothing of the run's is promoted.
             acts = [
                 (n, v)
                 for i, (n, v) in enumerate(operands)
-                if v.is_act and i != index and not (v.factories & value.factories)
+                if v.is_act
+                and i != index
+                and not (v.factories & value.factories)
+                and not (v.flags & ZERO_DIM and kind in ("arith", "compare"))
             ]
             if not acts:
                 continue
@@ -192,6 +198,8 @@ class MeetingRecorder:
                     if not sub.startswith("self.")
                     else self.self_attribute(sub[5:])
                 )
+                if sub.startswith("self.") and self.cls and sub[5:] in self.cls.conditional_attrs:
+                    continue  # `self.w_avg` registered only for some options: maybe missing
                 if (
                     value is not None
                     and value.is_act
@@ -217,6 +225,8 @@ class MeetingRecorder:
         self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]
     ) -> Value:
         """A matmul-family operation: camera and cast operands checked, meetings recorded."""
+        if self.module.imports_numpy and not self.module.imports_torch:
+            return join(v for _, v in operands)  # NumPy's `R.dot(points.T)`: no tensors here
         self.matmul_operands_check(node, op_name, operands)
         result = self.meet(operands, node, "matmul")
         values = [value for _, value in operands]

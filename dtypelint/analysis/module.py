@@ -10,7 +10,9 @@ from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_clas
 from dtypelint.analysis.summaries import ProjectContext, resolve_relative
 from dtypelint.analysis.syntax import (
     canonical,
+    class_default,
     class_definitions,
+    conditional_self_attrs,
     constant_string,
     dotted_name,
     import_aliases,
@@ -18,6 +20,7 @@ from dtypelint.analysis.syntax import (
     is_self_attribute,
     is_zero_dim_factory,
     keyword,
+    last_name,
     walk,
 )
 from dtypelint.analysis.values import (
@@ -40,7 +43,7 @@ from dtypelint.analysis.vocabulary import (
     WEIGHTLESS_MODULES,
     CameraNames,
 )
-from dtypelint.analysis.walks import Journal, walk_to_fixed_point
+from dtypelint.analysis.walks import FunctionNode, Journal, walk_to_fixed_point
 from dtypelint.source import SourceText
 
 
@@ -103,10 +106,10 @@ class ModuleAnalysis:
                 shadowed.add(stmt.name)
         for name in shadowed:
             self.aliases.pop(name, None)
-        #: NumPy is imported: `a @ b.T` on parameters may be NumPy code (roles need torch's)
-        self.imports_numpy = any(
-            q == "numpy" or q.startswith("numpy.") for q in self.aliases.values()
-        )
+        #: NumPy is imported: `a @ b.T` on parameters may be NumPy code (roles need torch's);
+        #: without torch too, a file's matrix products are NumPy's (mmhuman3d's metrics)
+        self.imports_numpy = any(q.split(".")[0] == "numpy" for q in self.aliases.values())
+        self.imports_torch = any(q.split(".")[0] == "torch" for q in self.aliases.values())
         definitions = list(class_definitions(self.tree.body))
         #: the file's methods by name: `self.schedule(n, rho)` gives tensors only to the
         #: parameters the method uses as tensors, unlike a submodule (`self.fc(x)`)
@@ -201,7 +204,18 @@ class ModuleAnalysis:
                 info.methods.add(stmt.name)
                 info.method_nodes[stmt.name] = stmt
                 self._collect_attributes(stmt, info)
+        if init := info.method_nodes.get("__init__"):
+            info.conditional_attrs = conditional_self_attrs(init)
         return info
+
+    def class_function(self, receiver: ast.expr, attr: str) -> tuple[FunctionNode, bool] | None:
+        """`Cls.method` of a class of this file, and whether a call skips its first parameter
+        (a classmethod's `cls`; a staticmethod's and an unbound method's map as written)."""
+        cls = self.classes.get(receiver.id) if isinstance(receiver, ast.Name) else None
+        method = cls.method_nodes.get(attr) if cls else None
+        if method is None:
+            return None
+        return method, any(last_name(d) == "classmethod" for d in method.decorator_list)
 
     def kernel_function_class(self, name: str) -> bool:
         """An autograd Function of this file whose methods call a compiled extension.
@@ -251,6 +265,8 @@ class ModuleAnalysis:
                             and self._tensor_kind(value, self._init_locals(info)) == "int"
                         ):
                             info.int_buffers.add(name)  # `register_buffer("grid", arange(n))`
+                        if value is not None and is_zero_dim_factory(value, self.qualify):
+                            info.scalar_buffers.add(name)  # `register_buffer("p", ones([]))`
                         info.plain_attrs.pop(name, None)
                         info.tensor_attrs.pop(name, None)
                 elif registrar in ("add_module", "register_module") and node.args:
@@ -274,7 +290,10 @@ class ModuleAnalysis:
             if self._numpy_expression(value, info):
                 info.numpy_attrs.add(attr)
         if isinstance(value, ast.Call):
-            qualname = self.qualify(value.func) or dotted_name(value.func) or ""
+            # `self.w_msa = window_msa(...)` with `window_msa=WindowMSA` in the signature
+            init = info.method_nodes.get("__init__") if method == "__init__" else None
+            func = class_default(init, value.func)
+            qualname = self.qualify(func) or dotted_name(func) or ""
             last = qualname.rsplit(".", 1)[-1]
             if (
                 qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
@@ -286,8 +305,8 @@ class ModuleAnalysis:
                 :1
             ].isupper():
                 info.submodules.add(attr)
-                if isinstance(value.func, ast.Name):
-                    info.submodule_classes.setdefault(attr, value.func.id)
+                if isinstance(func, ast.Name):
+                    info.submodule_classes.setdefault(attr, func.id)
                 if qualname.startswith("torch.nn.") and last in WEIGHTLESS_MODULES:
                     info.weightless.add(attr)
                 return

@@ -55,9 +55,11 @@ _NEVER_LOW_FOLDERS = frozenset(
         "metrics",
     }
 )
-#: Words in a file name of plotting or logging code.
+#: Words in a file name of plotting, logging or data-loading code.
 _NEVER_LOW_FILE_WORDS = (
     "plot", "visuali", "vis_", "logger", "callbacks", "export", "onnx", "colormap",
+    # data pipelines in a file of their own (learning3d's `data_utils/dataloaders.py`)
+    "dataset", "dataloader",
 )  # fmt: skip
 #: Words in a (non-module) class name of code that prepares data or drives models in float32.
 _NEVER_LOW_CLASS_WORDS = (
@@ -73,11 +75,14 @@ _NEVER_LOW_FUNCTION_PREFIXES = (
     "_init_weights", "reset_parameters", "initialize", "_initialize", "from_pretrained",
     "convert_", "extra_repr", "state_dict", "load_state_dict", "_load_from_state_dict",
     "to_numpy", "numpy", "benchmark",
+    # RepVGG / RepMLP reparameterisation: weights merged once for deployment
+    "get_equivalent", "_get_equivalent",
 )  # fmt: skip
 #: Function names of deploy-time reparameterisation (RepVGG-style `fuse()`): weights rebuilt once.
 _DEPLOY_FUNCTIONS = frozenset(
-    {"fuse", "_fuse", "fuse_bn", "fuse_conv_bn", "fuse_model", "switch_to_deploy"}
-)
+    {"fuse", "_fuse", "fuse_bn", "fuse_conv_bn", "fuse_model", "switch_to_deploy",
+     "local_inject", "reparameterize", "reparameterise"}
+)  # fmt: skip
 #: Methods of a module that build or load it rather than compute with it.
 _BUILDER_METHODS = frozenset({"__init__", "__repr__", "__getstate__", "__setstate__", "__call__"})
 

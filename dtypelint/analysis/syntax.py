@@ -295,3 +295,59 @@ def walk(node: ast.AST) -> list[ast.AST]:
             elif isinstance(child, _AST):
                 append(child)
     return found
+
+
+def float_constant(node: ast.AST) -> bool:
+    """`-100.0`, `float("-inf")`, `-math.inf`, `torch.finfo(x.dtype).min`: a float fill value."""
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id == "float"
+    return isinstance(node, ast.Attribute) and node.attr in ("inf", "min", "max")
+
+
+def class_default(init: ast.FunctionDef | ast.AsyncFunctionDef | None, func: ast.expr) -> ast.expr:
+    """The class an `__init__` parameter defaults to (`window_msa=WindowMSA`), when `func` names
+    that parameter; else `func` itself."""
+    if init is None or not isinstance(func, ast.Name):
+        return func
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    for param, default in pairs:
+        if param.arg == func.id and isinstance(default, (ast.Name, ast.Attribute)):
+            return default
+    return func
+
+
+_BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match)
+
+
+def conditional_self_attrs(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Attributes `__init__` defines under a condition or a loop (`if w_avg_beta is not None:
+    self.register_buffer("w_avg", ...)`): they may not exist, or be None, so they are never a
+    dtype source."""
+    found: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in init.body]
+    while stack:
+        node, nested = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if nested and isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found.update(t.attr for t in targets if is_self_attribute(t))  # type: ignore[attr-defined]
+        if (
+            nested
+            and isinstance(node, ast.Call)
+            and last_name(node.func) in ("register_buffer", "register_parameter")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.add(node.args[0].value)
+        inner = nested or isinstance(node, _BRANCHING)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return found

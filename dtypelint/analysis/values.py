@@ -317,7 +317,10 @@ def join(values: Iterable[Value]) -> Value:
         flags &= ~(PY_NUMBER | PY_FLOAT)  # `x * 0.5` is a tensor, not a Python number
     if flags & ACT:
         # Mixed with an activation: the result is an activation (promoted); its origins have met.
-        return Value(flags & ~(FIXED | ZERO_DIM | INT | BOOL | CAMERA) | ACT, params=params)
+        # Only 0-dim tensors and numbers (`self.xflip * self.p`) give a 0-dim result.
+        scalar = all(v.flags & ZERO_DIM for v in tensor_values) and not factories
+        flags = flags & ~(FIXED | ZERO_DIM | INT | BOOL | CAMERA) | (ZERO_DIM if scalar else 0)
+        return Value(flags | ACT, params=params)
     return Value(flags, factories, int_factories, tuple(cameras), fixed, params=params)
 
 
@@ -397,6 +400,15 @@ def summary_role(value: Value) -> str | None:
     return None
 
 
+def summary_item_value(role: str | None, name: str, result: Value) -> Value:
+    """The value of one position of a summarised tuple return."""
+    if role == "camera":
+        return Value(CAMERA, cameras=(f"{name}(...)",))
+    if role == "act":
+        return Value(ACT)
+    return element_of(result) if result.flags & ACT else EMPTY
+
+
 def number_default_value(node: ast.AST | None) -> Value | None:
     """The value of a parameter whose default is a number (`truncation=-1.0`), else None: a
     number whatever the body does with it, so never a dtype source."""
@@ -458,6 +470,10 @@ class ClassInfo:
     #: class name, so a call gives what that class's forward returns
     submodule_classes: dict[str, str] = field(default_factory=dict)
     int_buffers: set[str] = field(default_factory=set)  # buffers holding integers (index grids)
+    #: 0-dim buffers (`register_buffer("p", torch.ones([]))`): numbers to type promotion
+    scalar_buffers: set[str] = field(default_factory=set)
+    #: attributes `__init__` defines only under a condition or in a loop: no dtype source
+    conditional_attrs: set[str] = field(default_factory=set)
     parameters: set[str] = field(default_factory=set)  # nn.Parameter and buffers: module dtype
     buffers: set[str] = field(default_factory=set)
     plain_attrs: dict[str, ast.AST] = field(default_factory=dict)  # self.x = <value> in __init__
@@ -489,6 +505,9 @@ class Summary:
     passes: str | None = None
     #: it returns a float tensor it made without `dtype=` from sizes alone: where and how
     fresh: str | None = None
+    #: that tensor is an additive attention mask (Swin's `get_attn_mask`): passed as `mask=`, it
+    #: is added to the scores
+    fresh_mask: bool = False
 
     @property
     def interesting(self) -> bool:

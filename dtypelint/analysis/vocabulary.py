@@ -245,6 +245,19 @@ FLOAT_DTYPES = {
 }  # fmt: skip
 
 
+#: Legacy tensor types as dtypes (`x.type(torch.cuda.FloatTensor)`): a fixed dtype, and for
+#: `torch.cuda.*` a device move too, so no cast there is rewritten.
+TENSOR_TYPES = {
+    f"torch.{cuda}{name}Tensor": kind
+    for cuda in ("", "cuda.")
+    for name, kind in (
+        ("Float", "float"), ("Double", "float"), ("Half", "float"), ("BFloat16", "float"),
+        ("Long", "int"), ("Int", "int"), ("Short", "int"), ("Char", "int"), ("Byte", "int"),
+        ("Bool", "bool"),
+    )
+}  # fmt: skip
+
+
 INT_DTYPES = frozenset(
     {"torch.int64", "torch.long", "torch.int32", "torch.int", "torch.int16", "torch.short",
      "torch.int8", "torch.uint8", "torch.bool", "torch.uint16", "torch.uint32", "torch.uint64"}
@@ -298,7 +311,7 @@ PY_FLOAT_BUILTINS = frozenset({"float"})
 #: Tensor parameters named so hold integers or masks, not activations (`labels`, `input_ids`).
 INTEGER_PARAM_WORDS = frozenset(
     {"ids", "idx", "index", "indices", "mask", "masks", "label", "labels", "length", "lengths",
-     "lens", "count", "counts", "classes"}
+     "lens", "count", "counts", "classes", "indicator", "indicators"}
 )  # fmt: skip
 
 

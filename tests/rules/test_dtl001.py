@@ -387,6 +387,87 @@ def test_a_submodule_whose_forward_returns_a_fixed_cast_gives_that_dtype() -> No
     assert "torch.zeros(emb.shape[0], 2, device=emb.device, dtype=emb.dtype)" in fixed(uncast)
 
 
+def test_an_additive_mask_made_by_a_static_helper_and_passed_as_mask() -> None:
+    """mmpretrain's ShiftWindowMSA: `get_attn_mask` (a staticmethod calling another one through
+    the class) returns a float32 mask filled with -100; passed as `mask=` to the window
+    attention, which the signature's default names (`window_msa=WindowMSA`), it is added to the
+    bf16 scores. The fix casts the helper's result where it is used."""
+    code = """
+    import torch
+    from torch import nn
+
+
+    class WindowMSA(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.qkv = nn.Linear(dim, dim)
+
+        def forward(self, x, mask=None):
+            attn = self.qkv(x) @ x.transpose(-2, -1)
+            return (attn + mask.unsqueeze(0)).softmax(-1) @ x
+
+
+    class ShiftWindowMSA(nn.Module):
+        def __init__(self, dim, window_size=2, window_msa=WindowMSA):
+            super().__init__()
+            self.window_size = window_size
+            self.w_msa = window_msa(dim)
+
+        def forward(self, query, hw_shape):
+            attn_mask = self.get_attn_mask(hw_shape, self.window_size, device=query.device)
+            return self.w_msa(query, mask=attn_mask)
+
+        @staticmethod
+        def window_partition(x, window_size):
+            B, H, W, C = x.shape
+            x = x.view(B, H // window_size, window_size, W // window_size, window_size, C)
+            return x.permute(0, 1, 3, 2, 4, 5).reshape(-1, window_size, window_size, C)
+
+        @staticmethod
+        def get_attn_mask(hw_shape, window_size, device=None):
+            img_mask = torch.zeros(1, *hw_shape, 1, device=device)
+            img_mask[:, window_size:, :, :] = 1
+            windows = ShiftWindowMSA.window_partition(img_mask, window_size)
+            windows = windows.view(-1, window_size * window_size)
+            attn_mask = windows.unsqueeze(1) - windows.unsqueeze(2)
+            return attn_mask.masked_fill(attn_mask != 0, -100.0)
+    """
+    assert findings(code) == [("DTL001", 22, 21)]
+    assert messages(code) == [
+        "self.get_attn_mask(...) returns a float32 tensor (torch.zeros(...) on line 33 has no"
+        " dtype=) but meets 'query'; cast it with .to(query.dtype)"
+    ]
+    assert fixed(code) == dedent(code).replace(
+        "device=query.device)\n", "device=query.device).to(query.dtype)\n"
+    )
+
+
+def test_a_buffer_registered_only_for_some_options_is_no_dtype_source() -> None:
+    """mmagic's StyleGAN2 registers `w_avg` only when `w_avg_beta` is given: `dtype=self.w_avg.dtype`
+    raised AttributeError with the default options. Without another source: no fix."""
+    code = """
+    import torch
+    from torch import nn
+
+    class Generator(nn.Module):
+        def __init__(self, w_avg_beta=None):
+            super().__init__()
+            self.style_mapping = nn.Linear(8, 8)
+            if w_avg_beta is not None:
+                self.register_buffer("w_avg", torch.zeros([8]))
+
+        def forward(self, num_batches: int, truncation: float = 1.0):
+            styles = torch.randn((num_batches, 8))
+            styles = self.style_mapping(styles)
+            if truncation < 1:
+                styles = self.w_avg + truncation * (styles - self.w_avg)
+            return styles
+    """
+    assert findings(code) == [("DTL001", 12, 18)]
+    assert "no tensor known to have it is bound" in messages(code)[0]
+    assert fixed(code, unsafe=True) == dedent(code)
+
+
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
@@ -590,6 +671,76 @@ NEGATIVES = {
         import torch
         def f(x: torch.Tensor):
             return x + torch.zeros(3)  # noqa: DTL001
+    """,
+    "noise added in place keeps the points' dtype": """
+        import torch
+        def jitter(points: torch.Tensor, sigma: float = 0.01):
+            points += torch.randn(points.shape, device=points.device) * sigma
+            return points
+    """,
+    "a pyramid level read with get(level)": """
+        from typing import Dict
+        import torch
+        from torch import nn
+        class Decoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Conv2d(4, 2, 3)
+            def forward(self, feat1: Dict[str, torch.Tensor], level: str):
+                _feat1 = feat1.get(level)
+                B, _, h, w = _feat1.shape
+                flow = torch.zeros((B, 2, h, w),
+                                   requires_grad=False).to(_feat1)
+                return self.head(_feat1) + flow
+    """,
+    # StyleGAN2-ADA: `p` is a 0-dim buffer, a number to type promotion; the comparison gives a
+    # random mask and the product stays float32 whatever `p`'s dtype
+    "a random draw against a 0-dim probability buffer": """
+        import torch
+        from torch import nn
+        class AugmentPipe(nn.Module):
+            def __init__(self, xflip=1.0):
+                super().__init__()
+                self.register_buffer("p", torch.ones([]))
+                self.xflip = float(xflip)
+            def forward(self, images):
+                n = images.shape[0]
+                keep = torch.rand([n], device=images.device) < self.xflip * self.p
+                strength = torch.rand([n], device=images.device) * self.p
+                keep = keep & (strength < 0.5)
+                return torch.where(keep[:, None, None, None], images.flip(3), images)
+    """,
+    # mmagic's disco diffusion: `lanczos` computes only from its argument (`sinc(x)`,
+    # `x.new_zeros`); its result is cast by the caller
+    "a kernel computed from a helper's argument and cast where used": """
+        import math
+        import torch
+        import torch.nn.functional as F
+        def sinc(x):
+            return torch.where(x != 0, torch.sin(math.pi * x) / (math.pi * x), x.new_ones([]))
+        def lanczos(x, a):
+            cond = torch.logical_and(-a < x, x < a)
+            out = torch.where(cond, sinc(x) * sinc(x / a), x.new_zeros([]))
+            return out / out.sum()
+        def ramp(ratio, width):
+            n = math.ceil(width / ratio + 1)
+            out = torch.empty([n])
+            cur = 0
+            for i in range(out.shape[0]):
+                out[i] = cur
+                cur += ratio
+            return torch.cat([-out[1:].flip([0]), out])[1:-1]
+        def resample(input: torch.Tensor, dh: int):
+            kernel = lanczos(ramp(dh / input.shape[-2], 2), 2).to(input.device, input.dtype)
+            return F.conv2d(input, kernel[None, None, :, None])
+    """,
+    # HybrIK's heatmap head: `.type(torch.cuda.FloatTensor)` casts to float32 on purpose
+    "a legacy tensor-type cast": """
+        import torch
+        def head(hm: torch.Tensor):
+            w = torch.arange(hm.shape[-1]).type(torch.cuda.FloatTensor)
+            coord = (hm * w).sum(-1)
+            return coord * torch.ones(coord.shape[-1], device=hm.device)
     """,
     # linear algebra with no bfloat16 kernel: what it is given is float32 in any run that works
     "Gaussian process solved with cholesky (RoMa's GP)": """

@@ -157,6 +157,17 @@ def test_true_positives(code: str, where: tuple[int, int], after: str) -> None:
 
 
 NEGATIVES = {
+    # mmhuman3d's face metric: NumPy arrays in a file that imports NumPy and not torch
+    "NumPy code in a file without torch": """
+        import numpy as np
+        from .mesh_eval import compute_similarity_transform
+        def face_error(gt_landmarks, predicted_mesh_vertices, predicted_landmarks):
+            _, tform = compute_similarity_transform(
+                predicted_landmarks, gt_landmarks, return_tform=True)
+            aligned = (tform["scale"] * tform["rotation"].dot(predicted_mesh_vertices.T) +
+                       tform["translation"]).T
+            return np.linalg.norm(aligned - np.array(gt_landmarks[4]))
+    """,
     "points made float32 from integer grid coordinates (nerfacc)": """
         import torch
         from jaxtyping import Int

@@ -38,7 +38,12 @@ from dtypelint.analysis.values import (
     union,
     union_all,
 )
-from dtypelint.analysis.vocabulary import FLOAT_DTYPES, INT_DTYPES, INTEGER_OPERATORS
+from dtypelint.analysis.vocabulary import (
+    FLOAT_DTYPES,
+    INT_DTYPES,
+    INTEGER_OPERATORS,
+    is_counter_name,
+)
 
 if TYPE_CHECKING:
     pass
@@ -301,6 +306,8 @@ class ExpressionEvaluation:
         if key is not None:
             if self.module.camera_names.matches(key):
                 return Value(CAMERA, cameras=(self.module.text(node),))
+            if base.flags & TENSOR_DICT and is_counter_name(key):
+                return Value(PY_NUMBER)  # `samples["epoch"]`, `batch["iters"]`: counters
             if base.flags & TENSOR_DICT or base.is_act:
                 return Value(ACT)
             if base.items is not None:

@@ -141,6 +141,7 @@ class MeetingRecorder:
                 self.in_autocast,
                 self.info,
                 self.in_fixed_precision,
+                frozenset().union(*(v.params for _, v in acts)),
             )
             for record in value.factories:
                 if value.is_act and not record.becomes_act:

@@ -351,3 +351,26 @@ def conditional_self_attrs(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[
         inner = nested or isinstance(node, _BRANCHING)
         stack.extend((child, inner) for child in ast.iter_child_nodes(node))
     return found
+
+
+def is_empty_tensor_call(value: ast.AST | None) -> bool:
+    """`torch.empty(0)`, `torch.zeros((0,))`, `torch.tensor([])`, `torch.Tensor()`: a tensor with
+    no elements, a placeholder replaced before its values are read."""
+    if not isinstance(value, ast.Call) or (value.keywords and not value.args):
+        return False
+    name = last_name(value.func)
+    args = value.args
+    if name == "Tensor" and not args:
+        return True
+    if len(args) != 1:
+        return False
+    arg = args[0]
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        if name in ("tensor", "Tensor", "as_tensor"):
+            return not arg.elts
+        return len(arg.elts) == 1 and _int_zero(arg.elts[0])
+    return name in ("empty", "zeros", "ones", "rand", "randn") and _int_zero(arg)
+
+
+def _int_zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0

@@ -118,6 +118,8 @@ class Meet:
     function: FunctionInfo | None = None  # where it happens: findings need low precision there
     #: inside `autocast(enabled=False)` or `custom_fwd(cast_inputs=...)`: float32 by design
     fixed_precision: bool = False
+    #: the function's parameters the activation side is computed from (`dist` from `xyz`)
+    act_params: frozenset[str] = frozenset()
 
     @property
     def strict(self) -> bool:
@@ -320,7 +322,9 @@ def join(values: Iterable[Value]) -> Value:
         # Only 0-dim tensors and numbers (`self.xflip * self.p`) give a 0-dim result.
         scalar = all(v.flags & ZERO_DIM for v in tensor_values) and not factories
         flags = flags & ~(FIXED | ZERO_DIM | INT | BOOL | CAMERA) | (ZERO_DIM if scalar else 0)
-        return Value(flags | ACT, params=params)
+        # A buffer activations are written into stays itself (`dist = torch.ones(...) * 1e10`)
+        becoming = frozenset(r for r in factories if r.becomes_act)
+        return Value(flags | ACT, factories=becoming, params=params)
     return Value(flags, factories, int_factories, tuple(cameras), fixed, params=params)
 
 

@@ -465,6 +465,15 @@ def is_integer_name(name: str) -> bool:
     return words[-1] not in _FLOAT_VALUE_WORDS and bool(INTEGER_PARAM_WORDS & set(words))
 
 
+#: Training-loop counters a batch dict carries (`samples["epoch"]`): Python numbers.
+_COUNTER_WORDS = frozenset({"epoch", "epochs", "iter", "iters", "iteration", "iterations"})
+
+
+def is_counter_name(name: str) -> bool:
+    """`epoch`, `iters`, `num_iters_per_epoch`: a loop counter, not a tensor of the run's dtype."""
+    return bool(_COUNTER_WORDS & set(name.lower().split("_")))
+
+
 def is_data_class_name(name: str) -> bool:
     last = name.rsplit(".", 1)[-1]
     return any(

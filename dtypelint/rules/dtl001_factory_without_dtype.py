@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dtypelint.analysis import FactoryCall, Meet, ModuleAnalysis, is_integer_name
-from dtypelint.analysis.syntax import names_in_order
+from dtypelint.analysis.syntax import is_empty_tensor_call, names_in_order
 from dtypelint.codemod import insert_keyword
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
@@ -58,12 +58,16 @@ class FactoryWithoutDtype(Rule):
         for record in module.factory_calls:
             if record.origin != "factory" or record.function is None:
                 continue
+            if is_empty_tensor_call(record.node):
+                continue  # `torch.empty(0)`: a placeholder with no values to promote
             meets = reportable_meets(record)
             if meets:
                 reported[record] = meets
                 yield self.report(module, record, meets)
         for record in module.factory_calls:
             if record in reported or record.origin != "factory" or record.function is None:
+                continue
+            if is_empty_tensor_call(record.node):
                 continue
             for other, operand in record.companions:
                 if other in reported and not (other in record.partners or record in other.partners):
@@ -212,8 +216,8 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     Only names bound to a floating activation on every path to the call, never `None` there
     (`record.bound_act_names`), and module parameters and buffers (`self.weight`). Among the
     activations it meets: the first it meets, else the one whose `.device` the call already uses,
-    else an input, else a module parameter. Else the tensor whose `.device` it uses; else the first tensor parameter
-    (an unsafe guess). None: no valid source, report without a fix.
+    else an input, else a module parameter. Else the tensor whose `.device` it uses. None: no
+    valid source, report without a fix.
     """
     met = [
         name
@@ -236,18 +240,23 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
         return DtypeSource(inputs[0], True, _why(inputs[0], first_met, "an input it meets"))
     if met:
         return DtypeSource(met[0], True, _why(met[0], first_met, "a module parameter it meets"))
-    if device is not None:
-        # `mask.device`: an index tensor's dtype would be wrong; it is not an activation anyway.
-        safe = not is_integer_name(device)
+    if device is not None and not is_integer_name(device):
+        # (`mask.device`: an index tensor's dtype would be wrong; it is not an activation anyway.)
         return DtypeSource(
-            device, safe, _why(device, first_met, "the tensor its device comes from")
+            device, True, _why(device, first_met, "the tensor its device comes from")
         )
+    # The input what it meets is computed from (`dist` from `xyz`), an unsafe guess; never just
+    # the first tensor parameter: it may be a label tensor (`dtype=gender.dtype` made SMPL's
+    # vertex buffer integer and its index_put raise).
     function = record.function
+    derived = {p for meet in meets for p in meet.act_params}
     params = [
-        p for p in (function.tensor_params if function else []) if p in record.bound_act_names
+        p
+        for p in (function.tensor_params if function else [])
+        if p in derived and p in record.bound_act_names
     ]
     if params:
-        return DtypeSource(params[0], False, "the function's first tensor input; check it")
+        return DtypeSource(params[0], False, "the input it is computed from; check it")
     return None
 
 

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypelint.analysis import FactoryCall, ModuleAnalysis
+from dtypelint.analysis.syntax import is_empty_tensor_call
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
 from dtypelint.rules.dtl001_factory_without_dtype import reportable_meets
@@ -72,24 +73,4 @@ def empty_placeholder(stmt: ast.AST) -> bool:
     """`self._encoded = torch.empty(0)`: a tensor with no elements holds no data to convert; it
     is a placeholder that a hook or a later call replaces before anything reads it (torchgeo's
     BYOL wrapper), and its meetings are those of the tensor put there."""
-    value = getattr(stmt, "value", None)
-    if not isinstance(value, ast.Call) or (value.keywords and not value.args):
-        return False
-    name = (
-        value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
-    )
-    args = value.args
-    if name == "Tensor" and not args:
-        return True
-    if len(args) != 1:
-        return False
-    arg = args[0]
-    if isinstance(arg, (ast.List, ast.Tuple)):
-        if name in ("tensor", "Tensor", "as_tensor"):
-            return not arg.elts
-        return len(arg.elts) == 1 and _zero(arg.elts[0])
-    return name in ("empty", "zeros", "ones", "rand", "randn") and _zero(arg)
-
-
-def _zero(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value == 0 and type(node.value) is int
+    return is_empty_tensor_call(getattr(stmt, "value", None))

@@ -468,6 +468,69 @@ def test_a_buffer_registered_only_for_some_options_is_no_dtype_source() -> None:
     assert fixed(code, unsafe=True) == dedent(code)
 
 
+def test_a_sentinel_buffer_scaled_by_a_number_stays_the_buffer() -> None:
+    """Farthest point sampling: `distance = torch.ones(B, N).to(device) * 1e10`, then
+    `distance[mask] = dist[mask]` (boolean-mask assignment raises in bf16: `Index put requires
+    the source and destination dtypes match`). Scaling the buffer by a number kept it."""
+    code = """
+    import torch
+
+    def farthest_point_sample(xyz: torch.Tensor, npoint: int):
+        device = xyz.device
+        B, N, C = xyz.shape
+        distance = torch.ones(B, N).to(device) * 1e10
+        farthest = torch.randint(0, N, (B,), dtype=torch.long).to(device)
+        batch_indices = torch.arange(B, dtype=torch.long).to(device)
+        for i in range(npoint):
+            centroid = xyz[batch_indices, farthest, :].view(B, 1, 3)
+            dist = torch.sum((xyz - centroid) ** 2, -1)
+            mask = dist < distance
+            distance[mask] = dist[mask]
+            farthest = torch.max(distance, -1)[1]
+        return farthest
+    """
+    assert findings(code) == [("DTL001", 6, 16)]
+    assert fixed(code, unsafe=True) == dedent(code).replace(
+        "torch.ones(B, N)", "torch.ones(B, N, dtype=xyz.dtype)"
+    )
+
+
+def test_training_counters_in_a_batch_dict_are_numbers() -> None:
+    """LAVIS's ALBEF: `alpha = self.alpha * self._rampup_factor(epoch=samples["epoch"], ...)` is a
+    Python float; `dtype=alpha.dtype` raised AttributeError in every run. The targets take the
+    similarity logits' dtype."""
+    code = """
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+
+    class Pretrain(nn.Module):
+        def __init__(self, alpha=0.4):
+            super().__init__()
+            self.proj = nn.Linear(8, 8)
+            self.alpha = alpha
+
+        def _rampup_factor(self, epoch, iters, num_iters_per_epoch):
+            return min(1, (epoch * num_iters_per_epoch + iters) / (2 * num_iters_per_epoch))
+
+        def forward(self, samples):
+            image = samples["image"]
+            alpha = self.alpha * self._rampup_factor(
+                epoch=samples["epoch"],
+                iters=samples["iters"],
+                num_iters_per_epoch=samples["num_iters_per_epoch"],
+            )
+            sim_i2t_m = self.proj(image) @ self.proj(image).t()
+            sim_targets = torch.zeros(sim_i2t_m.size()).to(image.device)
+            sim_targets.fill_diagonal_(1)
+            return alpha * F.softmax(sim_i2t_m, dim=1) + (1 - alpha) * sim_targets
+    """
+    assert findings(code) == [("DTL001", 22, 23)]
+    assert fixed(code) == dedent(code).replace(
+        "torch.zeros(sim_i2t_m.size())", "torch.zeros(sim_i2t_m.size(), dtype=sim_i2t_m.dtype)"
+    )
+
+
 # -- true negatives ------------------------------------------------------------------------------
 
 NEGATIVES = {
@@ -741,6 +804,15 @@ NEGATIVES = {
             w = torch.arange(hm.shape[-1]).type(torch.cuda.FloatTensor)
             coord = (hm * w).sum(-1)
             return coord * torch.ones(coord.shape[-1], device=hm.device)
+    """,
+    "empty placeholders replaced by index assignment (rfdetr's assignment)": """
+        import torch
+        def assign(costs: torch.Tensor, groups: int):
+            pairs = [(torch.empty(0), torch.empty(0))] * groups
+            for g in range(groups):
+                rows = costs[g].argmin(-1)
+                pairs[g] = (rows, costs[g][rows])
+            return pairs
     """,
     # linear algebra with no bfloat16 kernel: what it is given is float32 in any run that works
     "Gaussian process solved with cholesky (RoMa's GP)": """

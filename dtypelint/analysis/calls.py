@@ -374,7 +374,7 @@ class CallEvaluation:
                 self.meet([received[first], received[second]], node, "arith")
         for param in summary.params_meeting_acts:
             if param in received:
-                self.meet([received[param], (None, Value(ACT))], node, "module")
+                self.meet([received[param], (None, Value(ACT))], node, "helper")
 
     def tensor_method(
         self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value

@@ -23,6 +23,7 @@ from dtypelint.analysis.syntax import (
     child_blocks,
     constant_string,
     dotted_name,
+    float_facts,
     import_aliases,
     is_literal_false,
     keyword,
@@ -40,7 +41,6 @@ from dtypelint.analysis.values import (
     MAYBE_NONE,
     MAYBE_UNBOUND,
     MODULE,
-    NONE,
     NUMPY,
     PY_FLOAT,
     PY_NUMBER,
@@ -50,8 +50,8 @@ from dtypelint.analysis.values import (
     FunctionInfo,
     Summary,
     Value,
-    bound_on_every_path,
     element_of,
+    narrowed_env,
     number_default_value,
     number_list_value,
     summary_role,
@@ -419,16 +419,13 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         self.env = self.join_envs(results)
 
     def if_statement(self, stmt: ast.If) -> None:
-        """Both branches from the same start, `x is None` tests narrowing each; a branch that
-        always leaves (`return`, `raise`) does not reach the code after the `if`."""
+        """Both branches from one start, narrowed by the test; a leaving branch reaches nothing."""
         self.eval(stmt.test)
         start = self.env
         reaching = []
-        for block, facts in zip((stmt.body, stmt.orelse), none_facts(stmt.test)):
-            self.env = dict(start)
-            for name, is_none in facts.items():
-                if name in self.env:
-                    self.env[name] = NONE if is_none else bound_on_every_path(self.env[name])
+        kinds = float_facts(stmt.test)
+        for block, facts, floats in zip((stmt.body, stmt.orelse), none_facts(stmt.test), kinds):
+            self.env = narrowed_env(start, facts, floats)
             self.block(block)
             if not block_exits(block):
                 reaching.append(self.env)
@@ -548,8 +545,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         current = self.eval(stmt.target)
         value = self.eval(stmt.value)
         kind = "matmul" if isinstance(stmt.op, ast.MatMult) else "arith"
-        # `points += torch.randn(...)`: in place, a tensor keeps its dtype; only a buffer of
-        # ours on the left is a hazard (`buf += act`). A `@=` computes first: both sides count.
+        # In place a tensor keeps its dtype (`points += noise`): only our buffer on the left counts
         keep_left = kind == "arith" and current.is_act and not current.tracked
         result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind, keep_left)
         self.mark_written(current, value)

@@ -209,8 +209,7 @@ class ModuleAnalysis:
         return info
 
     def class_function(self, receiver: ast.expr, attr: str) -> tuple[FunctionNode, bool] | None:
-        """`Cls.method` of a class of this file, and whether a call skips its first parameter
-        (a classmethod's `cls`; a staticmethod's and an unbound method's map as written)."""
+        """`Cls.method` of a class of this file; whether a call skips a classmethod's `cls`."""
         cls = self.classes.get(receiver.id) if isinstance(receiver, ast.Name) else None
         method = cls.method_nodes.get(attr) if cls else None
         if method is None:
@@ -323,6 +322,8 @@ class ModuleAnalysis:
         """
         if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.DictComp)):
             return None  # a list of tensors: not a buffer (`register_buffer` takes one tensor)
+        if isinstance(value, ast.Call) and last_name(value.func) in SCALAR_METHODS:
+            return None  # `torch.log(torch.tensor(2.0)).item()`: a Python number
         if is_zero_dim_factory(value, self.qualify) or self._complex_expression(value):
             return None  # 0-dim scalars promote nothing; complex tables must not be cast
         makes_tensor = False

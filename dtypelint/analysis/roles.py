@@ -289,6 +289,14 @@ class FunctionScan:
         func = node.func
         if type(func) is ast.Attribute and func.attr in REGISTRARS:
             self.self_facts.append(node)
+        if (
+            type(func) is ast.Attribute
+            and func.attr in ("device", "dtype", "sparse_sizes")
+            and type(func.value) is ast.Name
+        ):
+            # torch_sparse's `adj.device()`: a SparseTensor, whose `dtype` is a method; no
+            # torch.Tensor, never a dtype source
+            self.data_names.add(func.value.id)
         if not self.kernel and extension_call(node, module):
             self.kernel = True
         if not self.torch_evidence:

@@ -162,6 +162,25 @@ def none_facts(test: ast.expr) -> tuple[dict[str, bool], dict[str, bool]]:
     return {}, {}
 
 
+def float_facts(test: ast.expr) -> tuple[dict[str, bool], dict[str, bool]]:
+    """What a condition says of names holding floating tensors: `torch.is_floating_point(x)`,
+    `x.is_floating_point()`, `not` of those (rgcn: an int64 `arange` of node ids on one branch,
+    float features on the other). (facts in the body, facts in the else)"""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        body, orelse = float_facts(test.operand)
+        return orelse, body
+    if isinstance(test, ast.Call) and last_name(test.func) == "is_floating_point":
+        func = test.func
+        if test.args and isinstance(test.args[0], ast.Name):
+            name = test.args[0].id  # torch.is_floating_point(x)
+        elif not test.args and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            name = func.value.id  # x.is_floating_point()
+        else:
+            return {}, {}
+        return {name: True}, {name: False}
+    return {}, {}
+
+
 def block_exits(block: Sequence[ast.stmt]) -> bool:
     """The block always leaves (return, raise, continue, break) before its end."""
     if not block:

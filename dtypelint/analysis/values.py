@@ -110,7 +110,8 @@ class Meet:
 
     node: ast.AST  # the meeting operation
     kind: (
-        str  # "matmul", "strict", "arith", "compare", "cat", "index", "inplace", "module", "return"
+        str  # "matmul", "strict", "arith", "compare", "cat", "index", "inplace", "module",
+        # "helper" (a function whose summary says the parameter meets its activations), "return"
     )
     act_operand: ast.AST | None  # the activation side, if there is an expression for it
     act_names: tuple[str, ...]  # activation names in that operand (dtype sources), in order
@@ -257,6 +258,26 @@ class Value:
 
 EMPTY = Value()
 NONE = Value(MAYBE_NONE)  # the constant `None`
+
+
+def narrowed_env(
+    env: dict[str, Value], none_facts: dict[str, bool], float_facts: dict[str, bool]
+) -> dict[str, Value]:
+    """A branch's copy of `env` with what its test says: `x is None` or not, `x` a floating
+    tensor or not (then the other kind's origins go)."""
+    env = dict(env)
+    for name, is_none in none_facts.items():
+        if name in env:
+            env[name] = NONE if is_none else bound_on_every_path(env[name])
+    for name, floating in float_facts.items():
+        if name in env:
+            value = env[name]
+            env[name] = (
+                replace(value, flags=value.flags & ~(INT | BOOL), int_factories=frozenset())
+                if floating
+                else replace(value, flags=value.flags & ~ACT | INT, factories=frozenset())
+            )
+    return env
 
 
 def bound_on_every_path(value: Value) -> Value:

@@ -166,6 +166,9 @@ def made_as(record: FactoryCall) -> str:
 def meets_phrase(meet: Meet) -> str:
     if meet.act_names:
         return f"meets '{meet.act_names[0]}'"
+    if meet.kind == "helper" and isinstance(meet.node, ast.Call):
+        # `scatter(out, ...)`: a function that combines it with activations, not a submodule
+        return f"is passed to {ast.unparse(meet.node.func)}(), which combines it with activations"
     return _MEET_PHRASES.get(meet.kind, "meets activations")
 
 
@@ -186,7 +189,7 @@ def reportable_meets(record: FactoryCall) -> list[Meet]:
     return [
         meet
         for meet in record.meets
-        if not (meet.autocast and (meet.matmul or meet.kind == "module"))
+        if not (meet.autocast and (meet.matmul or meet.kind in ("module", "helper")))
         and not meet.fixed_precision
         and (meet.function is None or meet.function.low_precision)
         # Losses accumulate in float32 and build float32 targets on purpose: there only

@@ -814,6 +814,30 @@ NEGATIVES = {
                 pairs[g] = (rows, costs[g][rows])
             return pairs
     """,
+    # PyG's RGCNConv: node ids when there are no features, indices on the integer branch only
+    "an index arange narrowed by is_floating_point": """
+        import torch
+        from torch import nn
+        class RGCN(nn.Module):
+            def __init__(self, n: int, d: int):
+                super().__init__()
+                self.n = n
+                self.root = nn.Parameter(torch.randn(n, d))
+            def forward(self, x):
+                x_r = x
+                if x_r is None:
+                    x_r = torch.arange(self.n, device=self.root.device)
+                if not torch.is_floating_point(x_r):
+                    return self.root[x_r]
+                return x_r @ self.root
+    """,
+    # torch_sparse's SparseTensor: `adj.device()` and `adj.dtype()` are methods
+    "a SparseTensor is no dtype source": """
+        import torch
+        def ppr(adj, topk: int):
+            x = torch.zeros(adj.size(0), topk, device=adj.device())
+            return adj @ x
+    """,
     # linear algebra with no bfloat16 kernel: what it is given is float32 in any run that works
     "Gaussian process solved with cholesky (RoMa's GP)": """
         import torch

@@ -148,6 +148,17 @@ NEGATIVES = {
             def draw(self, x: torch.Tensor):
                 return x * self.weights
     """,
+    # PyG's SchNet: `.item()` gives a Python float
+    "a number from .item()": """
+        import torch
+        from torch import nn
+        class ShiftedSoftplus(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.shift = torch.log(torch.tensor(2.0)).item()
+            def forward(self, x):
+                return nn.functional.softplus(x) - self.shift
+    """,
     # torchgeo's BYOL wrapper: an empty placeholder the forward hook replaces
     "an empty placeholder": """
         import torch

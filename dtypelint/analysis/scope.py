@@ -53,6 +53,9 @@ _NEVER_LOW_FOLDERS = frozenset(
         "tracker",
         # evaluation metrics: accumulated in float32 (or float64) by design, after the model ran
         "metrics",
+        # explainability: perturbing inputs and fitting surrogates around a trained model
+        "explain",
+        "explainers",
     }
 )
 #: Words in a file name of plotting, logging or data-loading code.

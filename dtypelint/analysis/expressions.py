@@ -317,8 +317,9 @@ class ExpressionEvaluation:
         for record in index.int_factories:
             record.used_as_index = True
         if base.flags & ONE_DIM:
-            if is_int_constant(node.slice):
-                return Value(ZERO_DIM)  # `scales[-1]` of a 1-D factory: a 0-dim scalar
+            scalar_index = index.flags & PY_NUMBER and not index.flags & (SEQUENCE | TENSORISH)
+            if is_int_constant(node.slice) or scalar_index:
+                return Value(ZERO_DIM)  # `scales[-1]`, `ts[i]` of a 1-D factory: 0-dim scalars
             if not isinstance(node.slice, ast.Slice):
                 base = replace(base, flags=base.flags & ~ONE_DIM)
         if (

@@ -838,6 +838,16 @@ NEGATIVES = {
             x = torch.zeros(adj.size(0), topk, device=adj.device())
             return adj @ x
     """,
+    # k-diffusion's DPM-Solver: `ts[i]` of a 1-D schedule is a 0-dim scalar per step
+    "a schedule indexed by the loop variable": """
+        import torch
+        def sample(model, x: torch.Tensor, t_start: float, t_end: float, steps: int):
+            ts = torch.linspace(t_start, t_end, steps + 1, device=x.device)
+            for i in range(steps):
+                t, t_next = ts[i], ts[i + 1]
+                x = x + (t_next - t) * model(x)
+            return x
+    """,
     # linear algebra with no bfloat16 kernel: what it is given is float32 in any run that works
     "Gaussian process solved with cholesky (RoMa's GP)": """
         import torch

@@ -208,7 +208,10 @@ class CallEvaluation:
         return Value(ACT) if args[0][1].is_act else self.unknown_call(args, node)
 
     def unknown_call(
-        self, args: list[tuple[ast.expr, Value]], node: ast.Call | None = None, derived=False
+        self,
+        args: list[tuple[ast.expr, Value]],
+        node: ast.Call | None = None,
+        derived: bool = False,
     ) -> Value:
         """A call we know nothing about: it returns what an explicit `dtype=` says
         (`make_grid(..., dtype=torch.float32)`), else an activation when it is given one."""
@@ -271,12 +274,7 @@ class CallEvaluation:
         `FourierExpansion` ends `return encoding.float()`): its result is that, not the run's."""
         cls = self.module.classes.get(class_name) if class_name else None
         forward = cls.method_nodes.get("forward") if cls else None
-        if forward is None:
-            return None
-        summary = self.module.new_summaries.get(id(forward)) or self.module.summaries.get(
-            id(forward)
-        )
-        self.module.consulted.setdefault(id(forward), summary)  # walked again if it changes
+        summary = self.summary_of(forward) if forward is not None else None
         return Value(FIXED) if summary is not None and summary.fixed else None
 
     def local_call(
@@ -304,13 +302,16 @@ class CallEvaluation:
                     self.module.camera_args.setdefault(key, set()).add(param)
                 elif value.is_act:
                     self.module.act_args.setdefault(key, set()).add(param)
-        # This walk's summary when the callee was walked before the caller (helpers usually
-        # are), else the last walk's.
-        summary = self.module.new_summaries.get(key)
+        return self.summarised_call(node, name, self.summary_of(callee), received, args)
+
+    def summary_of(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> Summary | None:
+        """This walk's summary of a function of this file if walked already, else the last
+        walk's; noted in `consulted`, so that a change walks the caller again."""
+        summary = self.module.new_summaries.get(id(callee))
         if summary is None or not summary.interesting:
-            summary = self.module.summaries.get(key)
-        self.module.consulted.setdefault(key, summary)
-        return self.summarised_call(node, name, summary, received, args)
+            summary = self.module.summaries.get(id(callee))
+        self.module.consulted.setdefault(id(callee), summary)
+        return summary
 
     def summarised_call(
         self,

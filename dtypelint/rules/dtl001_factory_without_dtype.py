@@ -55,19 +55,21 @@ class FactoryWithoutDtype(Rule):
 
     def check(self, module: ModuleAnalysis) -> Iterator[Diagnostic]:
         reported: dict[FactoryCall, list[Meet]] = {}
-        for record in module.factory_calls:
-            if record.origin != "factory" or record.function is None:
-                continue
-            if is_empty_tensor_call(record.node):
-                continue  # `torch.empty(0)`: a placeholder with no values to promote
+        # `torch.empty(0)`: a placeholder with no values to promote, never reported
+        candidates = [
+            record
+            for record in module.factory_calls
+            if record.origin == "factory"
+            and record.function is not None
+            and not is_empty_tensor_call(record.node)
+        ]
+        for record in candidates:
             meets = reportable_meets(record)
             if meets:
                 reported[record] = meets
                 yield self.report(module, record, meets)
-        for record in module.factory_calls:
-            if record in reported or record.origin != "factory" or record.function is None:
-                continue
-            if is_empty_tensor_call(record.node):
+        for record in candidates:
+            if record in reported:
                 continue
             for other, operand in record.companions:
                 if other in reported and not (other in record.partners or record in other.partners):

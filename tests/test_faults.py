@@ -113,6 +113,37 @@ def test_deep_code_is_analysed_and_fixed(tmp_path: Path) -> None:
         assert "torch.ones(3, device=points.device, dtype=points.dtype)" in text, name
 
 
+def test_deep_threads_are_reused_and_a_forked_child_starts_its_own() -> None:
+    from dtypelint import isolation
+
+    def whoami() -> tuple[int, bool, int]:
+        return threading.get_native_id(), isolation.in_deep_thread(), sys.getrecursionlimit()
+
+    limit = sys.getrecursionlimit()
+    first, deep, raised = isolation.run_deep(whoami)
+    assert deep and raised >= isolation.DEEP_RECURSION_LIMIT
+    assert sys.getrecursionlimit() == limit  # restored once the job is done
+    with pytest.raises(ValueError, match="boom"):
+        isolation.run_deep(int, "boom")
+    # One thread per file cost a millisecond each: the same thread runs the next file.
+    assert isolation.run_deep(whoami)[0] == first
+    if not hasattr(os, "fork"):
+        return
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the parent's idle deep thread does not exist here: waiting on it would hang
+        os.close(read)
+        signal.alarm(20)
+        ident = isolation.run_deep(whoami)[0]
+        os.write(write, b"new" if ident != first else b"old")
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read()
+    os.waitpid(child, 0)
+    assert answer == b"new"
+
+
 @pytest.mark.parametrize(
     ("source", "cause"),
     [

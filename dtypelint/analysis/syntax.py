@@ -294,18 +294,42 @@ def zero_element_shape(node: ast.AST) -> bool:
 
 
 _AST = ast.AST
+#: Fields that never lead to a node the analysis looks at: names and numbers, and the operator and
+#: context singletons (`ast.Load`, `ast.Add`: read through their parent, as `node.op`).
+_LEAF_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "name", "names", "module", "level", "kind"}
+    | {"type_comment", "conversion", "is_async"}
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    fields = tuple(
+        name
+        for name in kind._fields  # type: ignore[attr-defined]
+        if name not in _LEAF_FIELDS and not (kind is ast.Constant and name == "value")
+    )
+    _CHILD_FIELDS[kind] = fields
+    return fields
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
-    """Every node under `node`, itself first, in `ast.walk`'s order, as a list: about twice as
-    fast as `ast.walk`, whose generators dominate the cost of a file's analysis."""
+    """Every node under `node`, itself first, in `ast.walk`'s order, as a list, without the
+    operator and context singletons (`ast.Load`, `ast.Add`): about three times as fast as
+    `ast.walk`, whose generators dominated the cost of a file's analysis. Each node type's child
+    fields are looked up once."""
     found = [node]
     append = found.append
+    fields_of = _CHILD_FIELDS.get
     index = 0
     while index < len(found):
         current = found[index]
         index += 1
-        for name in current._fields:
+        kind = type(current)
+        fields = fields_of(kind)
+        if fields is None:
+            fields = _child_fields(kind)
+        for name in fields:
             child = getattr(current, name, None)
             if type(child) is list:
                 for item in child:

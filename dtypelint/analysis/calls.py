@@ -546,7 +546,7 @@ class CallEvaluation:
     ) -> Value:
         """The tensor value produced by a dtype argument (`dtype=x.dtype`, `torch.float16`)."""
         if value.flags & DTYPE_OF_ACT:
-            return Value(ACT)
+            return Value(ACT, params=value.params)  # derived from src's parameters, as src
         if value.flags & DTYPE_OF_FIXED:
             return Value(FIXED, fixed=value.fixed)
         if value.flags & DTYPE_OF_CAMERA:  # `dtype=K.dtype`: made in the camera's dtype

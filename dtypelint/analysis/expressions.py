@@ -232,8 +232,8 @@ class ExpressionEvaluation:
         if attr == "device":
             return Value(DEVICE, device_of=expression_root_name(base_node) if base.is_act else None)
         if attr == "dtype":
-            if base.is_act:
-                return Value(DTYPE_OF_ACT)
+            if base.is_act:  # a tensor made in it derives from the same parameters
+                return Value(DTYPE_OF_ACT, params=base.params)
             if base.is_camera:
                 return Value(DTYPE_OF_CAMERA, cameras=base.cameras)
             return Value(DTYPE_OF_FIXED, fixed=base.fixed) if base.flags & FIXED else EMPTY

@@ -297,7 +297,7 @@ _AST = ast.AST
 #: Fields that never lead to a node the analysis looks at: names and numbers, and the operator and
 #: context singletons (`ast.Load`, `ast.Add`: read through their parent, as `node.op`).
 _LEAF_FIELDS = frozenset(
-    {"ctx", "op", "ops", "id", "attr", "arg", "name", "names", "module", "level", "kind"}
+    {"ctx", "op", "ops", "id", "attr", "arg", "name", "module", "level", "kind"}
     | {"type_comment", "conversion", "is_async"}
 )
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}

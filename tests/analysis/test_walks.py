@@ -55,9 +55,17 @@ def test_a_caller_before_its_helper_is_walked_again_and_nothing_else() -> None:
     assert [(m.op_name, m.other_names) for m in analysis.matmul_operands] == [("@", ("points",))]
 
 
-def test_walk_lists_nodes_in_the_order_of_ast_walk() -> None:
-    tree = ast.parse("def f(a, b=1):\n    return [a @ b for _ in range(3)] + g(*a, k=b)\n")
-    assert walk(tree) == list(ast.walk(tree))
+def test_walk_lists_nodes_in_the_order_of_ast_walk_without_operators_and_contexts() -> None:
+    tree = ast.parse(
+        "import m as n\n"
+        "def f(a: int, b=1.0, *c, **d):\n"
+        "    x: float = -a\n"
+        "    x += 1\n"
+        "    return [a @ b for _ in range(3) if _ < 2 and not c] + g(*a, k=b)[0].h + f'{x!r}'\n"
+    )
+    singletons = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+    expected = [node for node in ast.walk(tree) if not isinstance(node, singletons)]
+    assert walk(tree) == expected
 
 
 def test_a_class_defined_inside_a_function_is_walked() -> None:

@@ -1154,3 +1154,30 @@ def test_the_activation_named_does_not_depend_on_string_hashing(tmp_path) -> Non
         )
         outputs.add(run.stdout)
     assert len(outputs) == 1
+
+
+def test_a_tensor_made_in_a_parameters_dtype_inside_a_helper_is_not_its_own_activation() -> None:
+    """torch_geometric's `scatter(src, index)` builds `torch.full(..., dtype=src.dtype)` and
+    combines it with `src`: that is src meeting itself, so a float32 statistic over integer
+    labels passed to it (`homophily`) meets no activation; one passed with an activation does."""
+    code = """
+        import torch
+
+        def scatter(src: torch.Tensor, index: torch.Tensor, size: int) -> torch.Tensor:
+            fill = torch.full((1,), 0.0, dtype=src.dtype, device=src.device).expand_as(src)
+            out = src.new_zeros(size).scatter_reduce_(0, index, fill, reduce="amax")
+            return out.scatter_reduce_(0, index, src, reduce="amax")
+
+        def shift(src: torch.Tensor, offset: torch.Tensor) -> torch.Tensor:
+            return src + torch.ones(1, dtype=offset.dtype, device=offset.device) * offset
+
+        def homophily(edge_index: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+            row, col = edge_index
+            out = torch.zeros(row.size(0), device=row.device)
+            out[y[row] == y[col]] = 1.0
+            return scatter(out, col, y.size(0))
+
+        def shifted(x: torch.Tensor) -> torch.Tensor:
+            return shift(torch.zeros(x.shape[0], device=x.device), x)
+    """
+    assert findings(code) == [("DTL001", 18, 18)]

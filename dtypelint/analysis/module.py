@@ -217,10 +217,8 @@ class ModuleAnalysis:
         return method, any(last_name(d) == "classmethod" for d in method.decorator_list)
 
     def kernel_function_class(self, name: str) -> bool:
-        """An autograd Function of this file whose methods call a compiled extension.
-
-        Never recursive: every method is scanned while the classes are collected, before its
-        class is in `self.classes` (a `backward` calling its own `Fn.apply` finds no class yet)."""
+        """An autograd Function of this file whose methods call a compiled extension. Never
+        recursive: methods are scanned before their class is in `self.classes`."""
         cls = self.classes.get(name)
         if cls is None or not any(base.endswith("Function") for base in cls.bases):
             return False
@@ -278,6 +276,8 @@ class ModuleAnalysis:
     ) -> None:
         if method == "__init__":
             info.init_assignments[attr] = info.init_assignments.get(attr, 0) + 1
+            if isinstance(value, ast.Attribute) and value.attr in ("weight", "bias"):
+                info.parameters.add(attr)  # `self.k0 = conv0.weight`: a module's parameter
         if attr in info.buffers or attr in info.parameters:
             return
         if method == "__init__":

@@ -393,7 +393,29 @@ def conditional_self_attrs(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[
             found.add(node.args[0].value)
         inner = nested or isinstance(node, _BRANCHING)
         stack.extend((child, inner) for child in ast.iter_child_nodes(node))
-    return found
+    return found - (_defined_on_every_path(init.body) or set())
+
+
+def _defined_on_every_path(body: Sequence[ast.stmt]) -> set[str] | None:
+    """Attributes every path through `body` defines; None when every path raises. An
+    `if/elif/else` chain defining `self.k0` in each branch, or raising, defines it (BasicSR's
+    `SeqConv3x3`, one branch a kind of convolution)."""
+    defined: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, ast.Raise):
+            return None
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:  # `self.k0 = ...`, `self.k0, self.b0 = ...`
+                elements = target.elts if isinstance(target, ast.Tuple) else [target]
+                defined.update(e.attr for e in elements if is_self_attribute(e))  # type: ignore[attr-defined]
+        elif isinstance(stmt, ast.If):
+            branches = [_defined_on_every_path(stmt.body), _defined_on_every_path(stmt.orelse)]
+            taken = [names for names in branches if names is not None]
+            if not taken:
+                return None
+            defined |= set.intersection(*taken)
+    return defined
 
 
 def is_empty_tensor_call(value: ast.AST | None) -> bool:

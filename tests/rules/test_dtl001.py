@@ -1181,3 +1181,37 @@ def test_a_tensor_made_in_a_parameters_dtype_inside_a_helper_is_not_its_own_acti
             return shift(torch.zeros(x.shape[0], device=x.device), x)
     """
     assert findings(code) == [("DTL001", 18, 18)]
+
+
+def test_weights_taken_from_a_local_layer_in_every_branch_are_parameters_and_dtype_sources() -> (
+    None
+):
+    """BasicSR's `SeqConv3x3`: `self.b0 = conv0.bias` in each branch of an if/elif chain whose
+    else raises is a module parameter, defined on every path, so `torch.ones(...) * self.b0`
+    meets it and takes its dtype (the fixed re-parameterisation runs in bf16)."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+        class SeqConv(nn.Module):
+            def __init__(self, kind: str, planes: int):
+                super().__init__()
+                if kind == "conv":
+                    conv0 = nn.Conv2d(3, planes, kernel_size=1)
+                    self.k0, self.b0 = conv0.weight, conv0.bias
+                elif kind == "sobel":
+                    conv0 = nn.Conv2d(3, planes, kernel_size=1)
+                    self.b0 = conv0.bias
+                else:
+                    raise ValueError(kind)
+                self.planes = planes
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x * self.b0.view(1, -1, 1, 1)
+
+            def rep_bias(self) -> torch.Tensor:
+                return torch.ones(1, self.planes, 3, 3) * self.b0.view(1, -1, 1, 1)
+    """
+    assert findings(code) == [("DTL001", 22, 16)]
+    assert "torch.ones(1, self.planes, 3, 3, dtype=self.b0.dtype) * self.b0" in fixed(code)

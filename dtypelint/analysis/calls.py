@@ -252,9 +252,8 @@ class CallEvaluation:
         args = self.eval_args(node)
         cls = self.cls
         if cls is not None and name in cls.method_nodes:
-            return self.local_call(
-                node, cls.method_nodes[name], args, f"self.{name}", skip_self=True
-            )
+            method = cls.concrete_method(name, self.module.classes)
+            return self.local_call(node, method, args, f"self.{name}", skip_self=True)
         if cls is not None and name in cls.weightless and args:
             return args[0][1]  # `self.dropout(x)`: no weights to meet, x's dtype comes out
         if cls is not None and (

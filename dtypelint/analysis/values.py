@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 ACT = 1  # an activation: the run's dtype (bf16 in a bf16 run)
@@ -509,6 +509,31 @@ class ClassInfo:
     tensor_attrs: dict[str, tuple[ast.stmt, bool]] = field(default_factory=dict)
     numpy_attrs: set[str] = field(default_factory=set)
     init_assignments: dict[str, int] = field(default_factory=dict)
+
+    def concrete_method(
+        self, name: str, classes: Mapping[str, ClassInfo]
+    ) -> ast.FunctionDef | ast.AsyncFunctionDef:
+        """`self.name()`'s method: when this class's only raises NotImplementedError, the one
+        override among this file's direct subclasses (mmseg's `_build_bases`, called from the
+        base class's `forward`)."""
+        method = self.method_nodes[name]
+        if not _raises_not_implemented(method):
+            return method
+        overrides = {
+            id(info.method_nodes[name]): info.method_nodes[name]
+            for info in classes.values()
+            if self.name in (base.rsplit(".", 1)[-1] for base in info.bases)
+            and info.method_nodes.get(name, method) is not method
+        }
+        return next(iter(overrides.values())) if len(overrides) == 1 else method
+
+
+def _raises_not_implemented(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    body = [s for s in function.body if not isinstance(s, ast.Expr)]  # docstrings
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    error = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(error, ast.Name) and error.id == "NotImplementedError"
 
 
 @dataclass(frozen=True)

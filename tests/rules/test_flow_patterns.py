@@ -406,3 +406,28 @@ SOURCES = {
 @pytest.mark.parametrize(("code", "line"), SOURCES.values(), ids=SOURCES.keys())
 def test_dtype_source_is_a_tensor_bound_on_every_path(code: str, line: str) -> None:
     assert line in fixed(code)
+
+
+def test_an_abstract_method_called_by_the_base_class_is_its_one_subclass_override() -> None:
+    """mmseg's HamHead: the base class's `forward` calls `self._build_bases(...)`, which there
+    only raises NotImplementedError; `NMF2D`, the file's one subclass defining it, returns
+    `torch.rand(...)` made without dtype=, which then meets the features in `torch.bmm`."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Decomposition(nn.Module):
+            def _build_bases(self, batch, dim, rank, device=None):
+                raise NotImplementedError
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                bases = self._build_bases(x.shape[0], x.shape[1], 8, device=x.device)
+                return torch.bmm(x.transpose(1, 2), bases)
+
+        class NMF(Decomposition):
+            def _build_bases(self, batch, dim, rank, device=None):
+                bases = torch.rand((batch, dim, rank)).to(device)
+                return bases / bases.norm(dim=1, keepdim=True)
+    """
+    assert findings(code) == [("DTL001", 9, 17)]
+    assert "device=x.device).to(x.dtype)" in fixed(code)

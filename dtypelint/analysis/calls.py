@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
 from dtypelint.analysis.syntax import (
@@ -64,9 +63,6 @@ from dtypelint.analysis.vocabulary import (
     TENSOR_TYPES,
     is_integer_name,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 class CallEvaluation:

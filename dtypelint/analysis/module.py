@@ -316,10 +316,8 @@ class ModuleAnalysis:
         self, value: ast.AST, local: dict[str, ast.AST] | None = None, depth: int = 0
     ) -> str | None:
         """float | int when `value` builds a tensor with torch (for plain `self.x = ...`).
-
         `local` maps the method's local names to what they were last assigned (`pe = torch.zeros
-        (...)` then `self.pe = pe.unsqueeze(0)`).
-        """
+        (...)` then `self.pe = pe.unsqueeze(0)`)."""
         if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.DictComp)):
             return None  # a list of tensors: not a buffer (`register_buffer` takes one tensor)
         if isinstance(value, ast.Call) and last_name(value.func) in SCALAR_METHODS:
@@ -327,30 +325,31 @@ class ModuleAnalysis:
         if is_zero_dim_factory(value, self.qualify) or self._complex_expression(value):
             return None  # 0-dim scalars promote nothing; complex tables must not be cast
         makes_tensor = False
+        nodes = walk(value)  # once: five passes over it below
         if any(
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Name)
             and n.func.id in ("len", "int", "float")
-            for n in walk(value)
+            for n in nodes
         ):
             return None  # `len(x) // 2`, `int(t.max())`: a Python number
         # Names under an element (`rng[0]`) or metadata (`kernel.shape[0] // 2`): numbers.
         elements = {
             id(n.value)
-            for n in walk(value)
+            for n in nodes
             if (isinstance(n, ast.Subscript) and is_int_constant(n.slice))
             or (isinstance(n, ast.Attribute) and n.attr in ("shape", "ndim", "dtype", "device"))
         } | {
             id(n.func.value)  # type: ignore[attr-defined]
-            for n in walk(value)
+            for n in nodes
             if isinstance(n, ast.Call)
             and isinstance(n.func, ast.Attribute)
             and n.func.attr in SCALAR_METHODS | {"size"}
         }
-        for n in walk(value):  # `.shape[0]`: the element of metadata is metadata too
+        for n in nodes:  # `.shape[0]`: the element of metadata is metadata too
             if isinstance(n, ast.Attribute) and id(n) in elements:
                 elements.add(id(n.value))
-        for node in walk(value):
+        for node in nodes:
             if isinstance(node, ast.Call):
                 qualname = self.qualify(node.func) or ""
                 short = qualname.rsplit(".", 1)[-1]

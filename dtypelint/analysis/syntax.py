@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterator, Sequence
 
 
@@ -75,8 +76,10 @@ def import_aliases(stmt: ast.Import | ast.ImportFrom) -> Iterator[tuple[str, str
                 yield alias.asname or alias.name, f"{stmt.module}.{alias.name}"
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical(qualname: str) -> str:
-    """Spellings of the same torch object mapped to one name."""
+    """Spellings of the same torch object mapped to one name (cached: a pure function of a few
+    hundred names, called for every dotted name the analysis qualifies)."""
     if qualname.startswith("numpy."):
         return qualname
     for prefix, replacement in (
@@ -392,8 +395,19 @@ def conditional_self_attrs(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[
         ):
             found.add(node.args[0].value)
         inner = nested or isinstance(node, _BRANCHING)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        stack.extend((child, inner) for child in _children(node))
     return found - (_defined_on_every_path(init.body) or set())
+
+
+def _children(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.iter_child_nodes` without the operator and context singletons (see `walk`)."""
+    kind = type(node)
+    for name in _CHILD_FIELDS.get(kind) or _child_fields(kind):
+        child = getattr(node, name, None)
+        if type(child) is list:
+            yield from (item for item in child if isinstance(item, _AST))
+        elif isinstance(child, _AST):
+            yield child
 
 
 def _defined_on_every_path(body: Sequence[ast.stmt]) -> set[str] | None:

@@ -60,3 +60,33 @@ def test_engine_and_fixer_do_not_import_each_other_in_a_cycle() -> None:
     assert "dtypelint.engine" not in _runtime_imports(PACKAGE / "fixer.py")
     assert "dtypelint.engine" not in _runtime_imports(PACKAGE / "linter.py")
     assert "dtypelint.fixer" not in _runtime_imports(PACKAGE / "linter.py")
+
+
+def test_no_code_assigns_to_a_values_fields() -> None:
+    """`Value` is immutable by convention (not frozen, for speed: see its comment): values are
+    shared, so `value.flags = ...` anywhere would change every holder of that value."""
+    import dataclasses
+
+    from dtypelint.analysis.values import EMPTY, Value
+
+    fields = {field.name for field in dataclasses.fields(Value)}
+    offenders = []
+    for path in [
+        *PACKAGE.joinpath("analysis").glob("*.py"),
+        *PACKAGE.joinpath("rules").glob("*.py"),
+    ]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                else []
+            )
+            offenders += [
+                f"{path.name}:{target.lineno}"
+                for target in targets
+                if isinstance(target, ast.Attribute) and target.attr in fields
+            ]
+    assert offenders == []
+    assert hash(EMPTY) == hash(Value())  # still usable as a key, as when it was frozen

@@ -158,8 +158,10 @@ class CallEvaluation:
                 return Value(PY_NUMBER)
             if func.id in PY_FLOAT_BUILTINS:
                 return Value(PY_NUMBER | PY_FLOAT)
-            if func.id in ("map", "filter"):
-                return EMPTY  # `map(lambda t: t.item(), ...)`: whatever the function makes
+            if func.id in ("map", "filter", "enumerate", "zip"):
+                # `map(lambda t: t.item(), ...)`: whatever the function makes; `pbar =
+                # enumerate(loader)`: pairs, not tensors (a `for` over the call itself is followed)
+                return EMPTY
             if func.id in ("list", "tuple", "reversed", "sorted"):
                 return args[0][1] if args else EMPTY
             if func.id == "dict" and not node.args and not has_star_kwargs(node):

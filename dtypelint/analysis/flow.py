@@ -135,7 +135,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             if named == "size" and annotation != "tensor":  # `dim`, `num_heads`: ints
                 self.env[name] = Value(PY_NUMBER)
                 continue
-            if named == "module" or annotation in ("module", "other", "mixed"):
+            config = named == "config" and annotation != "tensor"  # `opt`, `test_cfg`
+            if named == "module" or config or annotation in ("module", "other", "mixed"):
                 # A module, a dataclass or config object, or `dict | Tensor`: never a dtype
                 # source; its calls and attributes are what they are.
                 self.env[name] = Value(MODULE) if "module" in (named, annotation) else EMPTY
@@ -253,6 +254,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             class_name=self.cls.name if self.cls is not None else None,
             parent=parent,
             kernel=used.kernel,
+            to_numpy=used.to_numpy,
         )
         self.module.functions.append(info)
         return info

@@ -16,9 +16,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from dtypelint.analysis.syntax import last_name, walk
+from dtypelint.analysis.syntax import last_name, walk, zero_element_shape
 from dtypelint.analysis.values import ACT, BOOL, CAMERA, FIXED, INT, ZERO_DIM, Value
 
+#: Factories whose first arguments are sizes (`torch.zeros((0, 6))`: no elements at all).
+SIZED_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn"})
 #: Tensor methods that change the shape or layout, never the dtype.
 SHAPE_METHODS = frozenset(
     {"view", "reshape", "permute", "transpose", "contiguous", "flatten", "unflatten", "squeeze",
@@ -122,6 +124,8 @@ def fresh_factory(returns: Sequence[Value]) -> str | None:
         records = [r for r in value.factories if r.origin == "factory" and not r.integer]
         if not records or len(records) != len(value.factories):
             return None
+        if all(r.factory in SIZED_FACTORIES and zero_element_shape(r.node) for r in records):
+            return None  # yolov5's NMS: `[torch.zeros((0, 6))] * bs`, replaced per detection
         if any(record.meets for record in records):
             return None  # it meets activations in the helper: reported (and fixed) there
         made += records

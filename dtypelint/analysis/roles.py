@@ -132,6 +132,8 @@ _MODULE_WORDS = frozenset(
     {"model", "module", "net", "network", "backbone", "layer", "block", "encoder", "decoder",
      "transformer"}
 )  # fmt: skip
+#: Parameter names of option objects (yolov5's `train(hyp, opt, device, callbacks)`, `test_cfg`).
+_CONFIG_WORDS = frozenset({"opt", "opts", "args", "cfg", "config", "hyp", "hparams", "options"})
 #: Parameter names of sizes: Python ints, never a tensor to take a dtype from.
 _SIZE_WORDS = frozenset({"dim", "dims", "size", "sizes", "height", "width", "steps", "num"})
 
@@ -140,8 +142,17 @@ _SIZE_WORDS = frozenset({"dim", "dims", "size", "sizes", "height", "width", "ste
 _JAXTYPING_INTEGER = ("Int", "UInt", "Bool", "Integer")
 
 
+def _cast_before(node: ast.expr) -> bool:
+    """`x.float().cpu()` (what `.numpy()` is called on): cast on purpose, as NumPy needs."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in ("float", "double", "to", "type"):
+            return True
+        node = node.func.value
+    return False
+
+
 def non_tensor_name(name: str) -> str | None:
-    """'device' | 'module' | None: what a parameter's name says it is, when it says."""
+    """'device' | 'module' | 'size' | 'config' | None: what a parameter's name says it is."""
     last = name.lower().rsplit("_", 1)[-1]
     if last in ("device", "dtype"):
         return "device"
@@ -149,7 +160,7 @@ def non_tensor_name(name: str) -> str | None:
         return "module"
     if last in _SIZE_WORDS or name.lower().startswith(("num_", "n_")):
         return "size"
-    return None
+    return "config" if last in _CONFIG_WORDS else None
 
 
 #: Last segments of compiled-extension modules (`from ._backend import _C`, `import
@@ -191,6 +202,8 @@ class FunctionScan:
         self.rotation_inputs: set[str] = set()
         #: it calls a compiled extension (a custom CUDA kernel, `_C.rasterize(...)`)
         self.kernel = False
+        #: it hands a tensor to NumPy uncast (`boxes.numpy()`), though NumPy has no bfloat16
+        self.to_numpy = False
         #: something in it is torch's only (`torch.*` calls, `.to()`, `.device`, submodules):
         #: without it, `a @ b.T` in a file that imports NumPy may well be NumPy code
         self.torch_evidence = False
@@ -289,6 +302,8 @@ class FunctionScan:
         func = node.func
         if type(func) is ast.Attribute and func.attr in REGISTRARS:
             self.self_facts.append(node)
+        if type(func) is ast.Attribute and func.attr == "numpy" and not node.args:
+            self.to_numpy = self.to_numpy or not _cast_before(func.value)
         if (
             type(func) is ast.Attribute
             and func.attr in ("device", "dtype", "sparse_sizes")

@@ -204,8 +204,10 @@ def _root_reason(info: FunctionInfo, classes: dict[str, ClassInfo]) -> str | Non
         if never_low_class(cls):
             return None
     # A public function or method taking tensors (on evidence): a library's tensor-generic API,
-    # unless it feeds a compiled extension, whose kernels fix the dtype (gsplat's rasterizer).
-    if not info.is_tensor_taking or name.startswith("_") or info.kernel:
+    # unless it feeds a compiled extension, whose kernels fix the dtype (gsplat's rasterizer), or
+    # hands its results to NumPy, which has no bfloat16: post-processing, which a float32
+    # constant's promotion lets work (GroundingDINO's `annotate`: `(boxes * wh).numpy()`).
+    if not info.is_tensor_taking or name.startswith("_") or info.kernel or info.to_numpy:
         return None
     return "loss" if loss_name(name) else "library"
 

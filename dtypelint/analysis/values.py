@@ -97,6 +97,8 @@ class FunctionInfo:
     #: it gives its activations to linear algebra or an FFT with no bfloat16 kernel
     #: (`torch.linalg.solve(A, b)`): in a run that works they are float32, by design
     float32_numerics: bool = False
+    #: it hands tensors to NumPy (`.numpy()`): post-processing, where float32 results are needed
+    to_numpy: bool = False
 
     @property
     def low_precision(self) -> bool:

@@ -1215,3 +1215,48 @@ def test_weights_taken_from_a_local_layer_in_every_branch_are_parameters_and_dty
     """
     assert findings(code) == [("DTL001", 22, 16)]
     assert "torch.ones(1, self.planes, 3, 3, dtype=self.b0.dtype) * self.b0" in fixed(code)
+
+
+def test_post_processing_that_hands_results_to_numpy_is_out_of_scope() -> None:
+    """GroundingDINO's `annotate`: `(boxes * torch.Tensor([w, h, w, h])).numpy()` works on bf16
+    boxes only because the float32 constant promotes them; `dtype=boxes.dtype` made `.numpy()`
+    raise. A public function that hands tensors to NumPy is post-processing: not reported."""
+    code = """
+        import torch
+
+        def annotate(boxes: torch.Tensor, w: int, h: int):
+            boxes = boxes * torch.Tensor([w, h, w, h])
+            return boxes.numpy()
+
+        def scale(boxes: torch.Tensor, w: int, h: int) -> torch.Tensor:
+            return boxes * torch.Tensor([w, h, w, h])
+    """
+    assert findings(code) == [("DTL001", 8, 20)]
+
+
+def test_option_objects_loop_indices_and_empty_placeholders_are_no_activations() -> None:
+    """yolov5: `train(hyp, opt, device, callbacks)` takes option objects (`opt.data` is a path),
+    not tensors; `for i, batch in pbar` over `pbar = enumerate(loader)` counts batches; NMS
+    returns `[torch.zeros((0, 6))] * bs` for images without detections, a placeholder with no
+    elements. None of them meets an activation."""
+    code = """
+        import torch
+
+        def nms(prediction: torch.Tensor):
+            output = [torch.zeros((0, 6), device=prediction.device)] * prediction.shape[0]
+            return output
+
+        def detect(x: torch.Tensor):
+            return x[0] + nms(x)[0]
+
+        def train(opt, device):
+            return torch.ones(3, device=device) * opt.data
+
+        def running_mean(x: torch.Tensor):
+            mean = torch.zeros(x.shape[-1], device=x.device)
+            batches = enumerate(x)
+            for i, _ in batches:
+                mean = mean * i / (i + 1)
+            return mean
+    """
+    assert findings(code) == []

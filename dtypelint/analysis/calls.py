@@ -159,9 +159,9 @@ class CallEvaluation:
             if func.id in PY_FLOAT_BUILTINS:
                 return Value(PY_NUMBER | PY_FLOAT)
             if func.id in ("map", "filter", "enumerate", "zip"):
-                # `map(lambda t: t.item(), ...)`: whatever the function makes; `pbar =
+                # `map(lambda size: torch.linspace(...), axis)`: what the lambda makes; `pbar =
                 # enumerate(loader)`: pairs, not tensors (a `for` over the call itself is followed)
-                return EMPTY
+                return self.mapped(node) if func.id == "map" else EMPTY
             if func.id in ("list", "tuple", "reversed", "sorted"):
                 return args[0][1] if args else EMPTY
             if func.id == "dict" and not node.args and not has_star_kwargs(node):
@@ -189,21 +189,14 @@ class CallEvaluation:
                 return Value(MODULE)
             if func.id == "super":
                 return Value(MODULE) if self.cls is not None and self.cls.is_module else EMPTY
+        if qualname is not None and qualname.startswith("einops.") and args:
+            return replace(args[0][1], items=None)  # `rearrange(x, ...)`: x reshaped, same dtype
         return self.unknown_call(args, node)
 
     def eval_args(self, node: ast.Call) -> list[tuple[ast.expr, Value]]:
         values = [(arg, self.eval(arg)) for arg in node.args]
         values += [(kw.value, self.eval(kw.value)) for kw in node.keywords]
         return values
-
-    def point_sample(self, node: ast.Call) -> Value:
-        """mmcv's and detectron2's `point_sample(input, coords)`: `F.grid_sample` on points, whose
-        input and coordinates must share one dtype (PointRend, Mask2Former)."""
-        return self.sampled(node, self.eval_args(node))
-
-    def sampled(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
-        self.meet(args[:2], node, "strict")  # type: ignore[arg-type]
-        return Value(ACT) if args[0][1].is_act else self.unknown_call(args, node)
 
     def unknown_call(
         self,
@@ -325,6 +318,9 @@ class CallEvaluation:
                 self.info.kernel = True
             if summary.passes is not None and summary.passes in received:
                 return received[summary.passes][1]  # the argument, reshaped: same dtype, origin
+            kept = received.get(summary.keeps or "", (None, EMPTY))[1]
+            if kept.factories and not kept.flags & (ACT | FIXED):  # its dtype, still float32
+                return Value(kept.flags & ~(SEQUENCE | ONE_DIM), factories=kept.factories)
         if summary is not None and summary.cameras:
             return Value(CAMERA, cameras=(f"{name}(...)",))
         if summary is not None and summary.fixed:

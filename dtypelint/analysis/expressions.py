@@ -253,6 +253,28 @@ class ExpressionEvaluation:
             return Value(MODULE | ACT)  # `self.fc.weight` or `self.encoder.layer`: either
         return EMPTY
 
+    def mapped(self, node: ast.Call) -> Value:
+        """`map(lambda size: torch.linspace(-1, 1, size, device=d), axis)` (perceiver's axis
+        positions): a sequence of what the lambda makes, its parameters each an element."""
+        if (
+            len(node.args) != 2
+            or not isinstance(node.args[0], ast.Lambda)
+            or not isinstance(node.args[0].body, ast.Call)
+            or not (self.qualify(node.args[0].body.func) or "").startswith("torch.")
+        ):
+            return EMPTY  # `map(str, ...)`, `map(lambda x: self.f(x), ...)`: not followed
+        function, element = node.args[0], element_of(self.eval(node.args[1]))
+        names = [arg.arg for arg in function.args.args]
+        saved = {name: self.env[name] for name in names if name in self.env}
+        self.env.update(dict.fromkeys(names, element))
+        try:
+            made = self.eval(function.body)
+        finally:
+            for name in names:
+                self.env.pop(name, None)
+            self.env.update(saved)
+        return replace(made, flags=made.flags | SEQUENCE, items=None)
+
     def self_attribute(self, attr: str) -> Value:
         key = f"self.{attr}"
         if key in self.env:

@@ -131,3 +131,17 @@ def fresh_factory(returns: Sequence[Value]) -> str | None:
         made += records
     first = min(made, key=lambda r: (r.node.lineno, r.node.col_offset))  # type: ignore[attr-defined]
     return f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]
+
+
+def kept_parameter(returned: Sequence[Value], params: Sequence[str]) -> str | None:
+    """The parameter whose dtype every returned value has (`Summary.keeps`): each is computed
+    from that parameter alone (its arithmetic, and tensors made in its `.dtype`), and is neither
+    cast, nor a camera, nor mixed with a tensor made without `dtype=`."""
+    derived = {value.params for value in returned}
+    if len(derived) != 1 or any(
+        value.flags & (FIXED | CAMERA | INT | BOOL) or value.tracked or value.items is not None
+        for value in returned
+    ):
+        return None
+    (origins,) = derived
+    return next(iter(origins)) if len(origins) == 1 and set(origins) <= set(params) else None

@@ -54,7 +54,6 @@ _NEVER_LOW_FOLDERS = frozenset(
         "tracker",
         # evaluation metrics: accumulated in float32 (or float64) by design, after the model ran
         "metrics",
-        "evaluation",
         # explainability: perturbing inputs and fitting surrogates around a trained model
         "explain",
         "explainers",

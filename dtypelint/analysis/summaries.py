@@ -63,7 +63,10 @@ def needed_again(
         ):
             return True
     return any(
-        table[name].param_pairs or table[name].params_meeting_acts or table[name].passes
+        table[name].param_pairs
+        or table[name].params_meeting_acts
+        or table[name].passes
+        or table[name].keeps
         for name in factory_imports & table.keys()
     )
 

@@ -196,6 +196,15 @@ class TorchCallEvaluation:
             return Value(ACT)
         return EMPTY
 
+    def point_sample(self, node: ast.Call) -> Value:
+        """mmcv's and detectron2's `point_sample(input, coords)`: `F.grid_sample` on points, whose
+        input and coordinates must share one dtype (PointRend, Mask2Former)."""
+        return self.sampled(node, self.eval_args(node))
+
+    def sampled(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
+        self.meet(args[:2], node, "strict")  # type: ignore[arg-type]
+        return Value(ACT) if args[0][1].is_act else self.unknown_call(args, node)
+
     @staticmethod
     def matmul_operand_list(
         qualname: str, node: ast.Call, args: list[tuple[ast.expr, Value]]

@@ -563,6 +563,10 @@ class Summary:
     #: that tensor is an additive attention mask (Swin's `get_attn_mask`): passed as `mask=`, it
     #: is added to the scores
     fresh_mask: bool = False
+    #: the parameter whose dtype every return has, computed from it alone (perceiver's
+    #: `fourier_encode(x)`: `x * scales` with `scales` made in `x.dtype`): a factory given for it
+    #: comes back, in the caller, as a float32 tensor still
+    keeps: str | None = None
 
     @property
     def interesting(self) -> bool:
@@ -576,6 +580,7 @@ class Summary:
             or self.kernel
             or self.passes
             or self.fresh
+            or self.keeps
         )
 
 

@@ -19,6 +19,7 @@ from dtypelint.analysis.values import (
     ONE_DIM,
     PY_NUMBER,
     ZERO_DIM,
+    Summary,
     Value,
     element_of,
     join,
@@ -210,7 +211,8 @@ def test_kernel_feeding_optimizer_and_deploy_code_is_out_of_scope() -> None:
     assert reasons["Block.get_equivalent_kernel_bias"] is None
     exported = module.project.exports
     assert exported["splat.rendering.rasterization"].kernel
-    assert "splat.rendering.project" not in exported
+    # It says only that its result keeps its argument's dtype (a factory given comes back).
+    assert exported["splat.rendering.project"] == Summary(params=("points",), keeps="points")
 
 
 def test_float32_numerics_is_out_of_scope_and_so_are_helpers_only_it_calls() -> None:
@@ -295,10 +297,17 @@ def test_a_module_exports_what_its_functions_tell_callers() -> None:
     """,
         project=project,
     )
-    assert set(project.exports) == {"pkg.geometry.hist", "pkg.geometry.windows"}
+    assert set(project.exports) == {
+        "pkg.geometry.hist",
+        "pkg.geometry.windows",
+        "pkg.geometry.scaled",
+    }
     assert ("values", "centers") in project.exports["pkg.geometry.hist"].param_pairs
     # Returned reshaped: a caller's result is what it gave (a factory's value stays one).
     assert project.exports["pkg.geometry.windows"].passes == "x"
+    # Computed from one parameter: in its dtype (a factory given comes back a float32 tensor);
+    # `chosen` may return either of two, so it keeps neither.
+    assert project.exports["pkg.geometry.scaled"].keeps == "x"
 
 
 # -- flow -------------------------------------------------------------------------------------

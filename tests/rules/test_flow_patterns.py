@@ -431,3 +431,32 @@ def test_an_abstract_method_called_by_the_base_class_is_its_one_subclass_overrid
     """
     assert findings(code) == [("DTL001", 9, 17)]
     assert "device=x.device).to(x.dtype)" in fixed(code)
+
+
+def test_positions_made_in_a_map_lambda_and_kept_through_einops_and_helpers() -> None:
+    """perceiver-pytorch: `map(lambda size: torch.linspace(..., device=device), axis)` makes the
+    axis positions; `rearrange` and a helper computing from its argument alone (`x * scales`,
+    `scales` made in `x.dtype`) keep their float32 dtype, so they meet the data in `cat`."""
+    code = """
+        import torch
+        from einops import rearrange
+        from torch import nn
+
+        def fourier_encode(x, max_freq: float):
+            scales = torch.linspace(1.0, max_freq / 2, 4, device=x.device, dtype=x.dtype)
+            x = rearrange(x, "... -> ... 1") * scales
+            return torch.cat([x.sin(), x.cos()], dim=-1)
+
+        class Perceiver(nn.Module):
+            def forward(self, data: torch.Tensor) -> torch.Tensor:
+                b, *axis, _, device = *data.shape, data.device
+                axis_pos = list(map(lambda size: torch.linspace(-1.0, 1.0, size, device=device), axis))
+                pos = torch.stack(torch.meshgrid(*axis_pos, indexing="ij"), dim=-1)
+                enc_pos = rearrange(fourier_encode(pos, 10.0), "... n d -> ... (n d)")
+                return torch.cat((data, enc_pos), dim=-1)
+
+            def labelled(self, data: torch.Tensor) -> torch.Tensor:
+                names = list(map(lambda size: str(size), data.shape))
+                return data if names else data * 2
+    """
+    assert findings(code) == [("DTL001", 13, 42)]

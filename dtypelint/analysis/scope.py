@@ -137,10 +137,11 @@ def optimizer_code(info: FunctionInfo) -> bool:
 
 
 def loss_name(name: str) -> bool:
-    """A loss or criterion: float32 accumulators and targets are its design, so only what raises
-    (a matmul, a strict op) is reported there, not elementwise promotion."""
+    """A loss or criterion, or a label assigner (the targets a loss compares with): float32
+    accumulators and targets are its design, so only what raises (a matmul, a strict op) is
+    reported there, not elementwise promotion."""
     lowered = name.lower()
-    return "loss" in lowered or "criterion" in lowered
+    return "loss" in lowered or "criterion" in lowered or "assign" in lowered
 
 
 def assign_scope(

@@ -1260,3 +1260,25 @@ def test_option_objects_loop_indices_and_empty_placeholders_are_no_activations()
             return mean
     """
     assert findings(code) == []
+
+
+def test_losses_and_label_assigners_report_only_what_raises() -> None:
+    """Losses and the label assigners that build their targets (mmyolo's `BatchYOLOv7Assigner`
+    scaling ground truth by `torch.ones(7)`) accumulate and compare in float32 by design: an
+    elementwise promotion there is no hazard; a matrix product with mixed dtypes still raises."""
+    code = """
+        import torch
+        from torch import nn
+
+        class FocalLoss(nn.Module):
+            def forward(self, pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+                weight = torch.ones(pred.shape[-1], device=pred.device)
+                return ((pred - target) ** 2 * weight).mean()
+
+        class BatchAssigner(nn.Module):
+            def forward(self, pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+                scale = torch.ones(7, device=pred.device)
+                targets = gt * scale
+                return pred @ torch.eye(pred.shape[-1], device=pred.device) + targets
+    """
+    assert findings(code) == [("DTL001", 13, 23)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from dtypelint.analysis.syntax import (
     expression_root_name,
@@ -44,6 +43,7 @@ from dtypelint.analysis.vocabulary import (
     COMPLEX_TORCH_FUNCS,
     FACTORIES,
     FLOAT32_ONLY_FUNCS,
+    FLOAT_DTYPES,
     INDEX_ARGS,
     INT_TORCH_FUNCS,
     LIKE_FACTORIES,
@@ -54,9 +54,6 @@ from dtypelint.analysis.vocabulary import (
     TENSOR_KEYWORDS,
     is_integer_name,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 class TorchCallEvaluation:
@@ -231,7 +228,10 @@ class TorchCallEvaluation:
         args = self.eval_args(node)
         dtype = keyword(node, "dtype")
         if dtype is not None:
-            return self.dtype_value(dtype, self.eval(dtype)) or EMPTY
+            made = self.dtype_value(dtype, self.eval(dtype))
+            if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
+                return Value(FIXED)  # `torch.tensor(sizes, dtype=torch.float)`: float32 on purpose
+            return made or EMPTY
         options = self.star_options(node)
         if options is None:
             return EMPTY  # `**factory_kwargs` may well carry the dtype

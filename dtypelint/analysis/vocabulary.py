@@ -311,7 +311,7 @@ PY_FLOAT_BUILTINS = frozenset({"float"})
 #: Tensor parameters named so hold integers or masks, not activations (`labels`, `input_ids`).
 INTEGER_PARAM_WORDS = frozenset(
     {"ids", "idx", "index", "indices", "mask", "masks", "label", "labels", "length", "lengths",
-     "lens", "count", "counts", "classes", "indicator", "indicators"}
+     "lens", "count", "counts", "classes", "indicator", "indicators", "prompts"}
 )  # fmt: skip
 
 

@@ -61,10 +61,10 @@ class OneSidedCast(Rule):
         other = operand.other_names[0] if operand.other_names else None
         text = module.text(operand.operand)
         op_name = "`@`" if operand.op_name == "@" else f"`{operand.op_name.lstrip('.')}`"
-        where = f"'{other}'" if other else "an activation"
+        where = f"activation '{other}'" if other else "an activation"
         message = (
-            f"'{text}' is cast to {cast.dtype} ({_cast_text(module, cast)}) but meets activation"
-            f" {where} in {op_name}, which has the run's dtype"
+            f"'{text}' is cast to {cast.dtype} ({_cast_text(module, cast)}) but meets {where}"
+            f" in {op_name}, which has the run's dtype"
         )
         if other is None:
             return self.diagnostic(module, operand.operand, message)

@@ -1282,3 +1282,24 @@ def test_losses_and_label_assigners_report_only_what_raises() -> None:
                 return pred @ torch.eye(pred.shape[-1], device=pred.device) + targets
     """
     assert findings(code) == [("DTL001", 13, 23)]
+
+
+def test_tensors_made_in_float32_on_purpose_and_token_prompts_are_no_activations() -> None:
+    """vit-pytorch's levjepa_nd: `grid / torch.tensor(sizes, dtype=torch.float)` is float32 on
+    purpose, so the `torch.zeros` row concatenated to it meets no activation (while one added to
+    the features does); x-transformers' beam search: `prompts` are token ids (int64), never the
+    dtype of a score buffer."""
+    code = """
+        import torch
+
+        def coordinates(x: torch.Tensor, sizes: list[int]) -> torch.Tensor:
+            grid = torch.cartesian_prod(*[torch.arange(n, device=x.device) for n in sizes])
+            coords = grid / torch.tensor(sizes, dtype=torch.float, device=x.device)
+            coords = torch.cat((torch.zeros(1, len(sizes), device=x.device), coords), dim=0)
+            return x + torch.zeros(x.shape[-1], device=x.device), coords
+
+        def beam_search(prompts: torch.Tensor, beams: int) -> torch.Tensor:
+            scores = torch.zeros(prompts.shape[0], beams, device=prompts.device)
+            return scores + prompts.sum(-1, keepdim=True)
+    """
+    assert findings(code) == [("DTL001", 7, 16)]

@@ -328,17 +328,16 @@ def join(values: Iterable[Value]) -> Value:
         flags |= ONE_DIM  # `scales * 0.5`: scaled by numbers, still 1-D
     if flags & COMPLEX:  # complex arithmetic stays complex: its own dtype, not the run's
         return Value(COMPLEX, params=params)
-    if int_factories and any(
-        v.flags & (CAMERA | FIXED) and not v.flags & ACT and not v.flags & ZERO_DIM for v in values
-    ):
+    wide = [v for v in values if v.flags & (CAMERA | FIXED) and not v.flags & (ACT | ZERO_DIM)]
+    if int_factories and wide:
         # `(torch.arange(W) - cx) / fx` with float32 intrinsics: the camera's dtype decides the
         # result, not the integer grid (in bf16 a pixel grid past 256 would lose integers).
         int_factories = frozenset()
-    if (
-        flags & FIXED
-        and flags & ACT
-        and (not fixed or any(cast.dtype in ("float32", "float64") for cast in fixed))
-    ):
+    if any(v.flags & FIXED and not v.tracked and _upcast(v.fixed) for v in wide):
+        # `cat((torch.zeros(b, 1, 3), coords))`, coords float32 on purpose: float32 whatever the
+        # factory's dtype; the factory decides nothing (unless activations are written into it)
+        factories = frozenset(r for r in factories if r.becomes_act)
+    if flags & FIXED and flags & ACT and _upcast(fixed):
         # An upcast value mixed with activations: type promotion makes the result the wider dtype.
         return Value(FIXED, fixed=fixed, params=params)
     if flags & TENSORISH or factories or int_factories:
@@ -352,6 +351,12 @@ def join(values: Iterable[Value]) -> Value:
         becoming = frozenset(r for r in factories if r.becomes_act)
         return Value(flags | ACT, factories=becoming, params=params)
     return Value(flags, factories, int_factories, tuple(cameras), fixed, params=params)
+
+
+def _upcast(fixed: frozenset[FixedCast]) -> bool:
+    """Cast to float32 or wider (or made so on purpose, with no cast to show): the wider dtype
+    type promotion gives a mixed result."""
+    return not fixed or any(cast.dtype in ("float32", "float64") for cast in fixed)
 
 
 def union(a: Value, b: Value) -> Value:

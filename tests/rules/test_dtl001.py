@@ -1303,3 +1303,22 @@ def test_tensors_made_in_float32_on_purpose_and_token_prompts_are_no_activations
             return scores + prompts.sum(-1, keepdim=True)
     """
     assert findings(code) == [("DTL001", 7, 16)]
+
+
+def test_a_factory_mixed_with_a_float32_value_on_purpose_decides_nothing() -> None:
+    """vit-pytorch's levjepa: `cat((torch.zeros(b, 1, 3), coords))` with `coords` computed in
+    float32 on purpose is float32 whatever the zeros' dtype: no finding, even where it is
+    returned from forward; the same zeros beside the features is one."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Coords(nn.Module):
+            def forward(self, x: torch.Tensor):
+                grid = torch.arange(x.shape[1], device=x.device)[:, None]
+                coords = grid / torch.tensor([x.shape[1]], dtype=torch.float, device=x.device)
+                coords = torch.cat((torch.zeros(1, 1, device=x.device), coords), dim=0)
+                cls = torch.cat((torch.zeros(x.shape[0], 1, device=x.device), x), dim=1)
+                return cls, coords
+    """
+    assert findings(code) == [("DTL001", 9, 26)]

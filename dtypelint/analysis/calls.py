@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from dtypelint.analysis.passthrough import alternatives
 from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
 from dtypelint.analysis.syntax import (
     constant_string,
@@ -318,6 +319,9 @@ class CallEvaluation:
                 self.info.kernel = True
             if summary.passes is not None and summary.passes in received:
                 return received[summary.passes][1]  # the argument, reshaped: same dtype, origin
+            chosen = [received[p][1] for p in summary.chooses if p in received]
+            if chosen and len(chosen) == len(summary.chooses):  # `default(noise, torch.randn())`
+                return alternatives(chosen)
             kept = received.get(summary.keeps or "", (None, EMPTY))[1]
             if kept.factories and not kept.flags & (ACT | FIXED):  # its dtype, still float32
                 return Value(kept.flags & ~(SEQUENCE | ONE_DIM), factories=kept.factories)

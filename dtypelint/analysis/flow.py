@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
 from dtypelint.analysis.meetings import MeetingRecorder
-from dtypelint.analysis.passthrough import fresh_factory, kept_parameter, returned_parameter
+from dtypelint.analysis.passthrough import fresh_factory, given_back, returned_parameter
 from dtypelint.analysis.roles import (
     annotation_kind,
     annotation_optional,
@@ -314,7 +314,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         ]
         items = self._tuple_roles()
         meetings["passes"] = returned_parameter(self.node, self.returns, meetings["params"])
-        meetings["keeps"] = kept_parameter(returned, meetings["params"])
+        meetings |= given_back(self.node, returned, meetings["params"])
         if not returned or any(value.is_act for value in returned):
             return Summary(items=items, **meetings)
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)

@@ -15,9 +15,21 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from typing import Any
 
 from dtypelint.analysis.syntax import last_name, walk, zero_element_shape
-from dtypelint.analysis.values import ACT, BOOL, CAMERA, FIXED, INT, ZERO_DIM, Value
+from dtypelint.analysis.values import (
+    ACT,
+    BINDING,
+    BOOL,
+    CAMERA,
+    FIXED,
+    INT,
+    ZERO_DIM,
+    Value,
+    bound_on_every_path,
+    union_all,
+)
 
 #: Factories whose first arguments are sizes (`torch.zeros((0, 6))`: no elements at all).
 SIZED_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn"})
@@ -145,3 +157,61 @@ def kept_parameter(returned: Sequence[Value], params: Sequence[str]) -> str | No
         return None
     (origins,) = derived
     return next(iter(origins)) if len(origins) == 1 and set(origins) <= set(params) else None
+
+
+def chosen_parameters(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, params: Sequence[str]
+) -> tuple[str, ...]:
+    """The parameters one of which every `return` gives back as given (`Summary.chooses`):
+    lucidrains' `default(val, d)`, `return val if exists(val) else (d() if callable(d) else d)`.
+    Two or more, none rebound in the body; otherwise ()."""
+    chosen: list[str] = []
+    returns = 0
+    for node in walk(func):
+        if node is not func and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return ()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in params:
+            return ()  # `val = ...`: not the argument as given
+        if isinstance(node, ast.Return):
+            returns += 1
+            leaves = _choices(node.value)
+            if leaves is None or not set(leaves) <= set(params):
+                return ()
+            chosen += [leaf for leaf in leaves if leaf not in chosen]
+    return tuple(chosen) if returns and len(chosen) > 1 else ()
+
+
+def _choices(node: ast.expr | None) -> list[str] | None:
+    """The names an expression can evaluate to as is: `a if c else b`, `a or b`, `d()`."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.IfExp):
+        body, orelse = _choices(node.body), _choices(node.orelse)
+        return None if body is None or orelse is None else body + orelse
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        parts = [_choices(value) for value in node.values]
+        return None if any(p is None for p in parts) else [n for p in parts for n in p or []]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
+        return [node.func.id]  # `d()`: a callable default (`lambda: torch.randn_like(x)`)
+    return None
+
+
+def given_back(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, returned: Sequence[Value], params: Sequence[str]
+) -> dict[str, Any]:
+    """A summary's `keeps` and `chooses`: which arguments' dtypes come back from a call."""
+    return {"keeps": kept_parameter(returned, params), "chooses": chosen_parameters(func, params)}
+
+
+def alternatives(chosen: Sequence[Value]) -> Value:
+    """The value of a call choosing among its arguments (`default(noise, torch.randn(...))`):
+    either; a factory given beside an activation is that activation's alternative, used where
+    no activation was given, and meets what the result meets."""
+    if any(value.is_act for value in chosen):
+        for value in chosen:
+            if not value.is_act:
+                for record in value.factories:
+                    record.path_alternative = True
+    either = union_all(chosen)
+    # `default(gate, sim[:, 0])` is never None when one choice never is: that is its purpose
+    return bound_on_every_path(either) if any(not v.flags & BINDING for v in chosen) else either

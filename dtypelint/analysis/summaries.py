@@ -67,6 +67,7 @@ def needed_again(
         or table[name].params_meeting_acts
         or table[name].passes
         or table[name].keeps
+        or table[name].chooses
         for name in factory_imports & table.keys()
     )
 

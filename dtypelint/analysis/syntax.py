@@ -453,3 +453,12 @@ def is_empty_tensor_call(value: ast.AST | None) -> bool:
 
 def _int_zero(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
+
+
+def raises_not_implemented(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """An abstract method: its body (a docstring aside) only raises NotImplementedError."""
+    body = [s for s in function.body if not isinstance(s, ast.Expr)]  # docstrings
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    error = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(error, ast.Name) and error.id == "NotImplementedError"

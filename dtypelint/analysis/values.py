@@ -6,6 +6,8 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from dtypelint.analysis.syntax import raises_not_implemented
+
 ACT = 1  # an activation: the run's dtype (bf16 in a bf16 run)
 
 
@@ -527,7 +529,7 @@ class ClassInfo:
         override among this file's direct subclasses (mmseg's `_build_bases`, called from the
         base class's `forward`)."""
         method = self.method_nodes[name]
-        if not _raises_not_implemented(method):
+        if not raises_not_implemented(method):
             return method
         overrides = {
             id(info.method_nodes[name]): info.method_nodes[name]
@@ -536,14 +538,6 @@ class ClassInfo:
             and info.method_nodes.get(name, method) is not method
         }
         return next(iter(overrides.values())) if len(overrides) == 1 else method
-
-
-def _raises_not_implemented(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    body = [s for s in function.body if not isinstance(s, ast.Expr)]  # docstrings
-    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
-        return False
-    error = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
-    return isinstance(error, ast.Name) and error.id == "NotImplementedError"
 
 
 @dataclass(frozen=True)
@@ -572,6 +566,8 @@ class Summary:
     #: `fourier_encode(x)`: `x * scales` with `scales` made in `x.dtype`): a factory given for it
     #: comes back, in the caller, as a float32 tensor still
     keeps: str | None = None
+    #: the parameters one of which it returns as given (`default(val, d)`: `val` or else `d`)
+    chooses: tuple[str, ...] = ()
 
     @property
     def interesting(self) -> bool:
@@ -586,6 +582,7 @@ class Summary:
             or self.passes
             or self.fresh
             or self.keeps
+            or self.chooses
         )
 
 

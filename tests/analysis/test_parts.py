@@ -301,13 +301,16 @@ def test_a_module_exports_what_its_functions_tell_callers() -> None:
         "pkg.geometry.hist",
         "pkg.geometry.windows",
         "pkg.geometry.scaled",
+        "pkg.geometry.chosen",
     }
     assert ("values", "centers") in project.exports["pkg.geometry.hist"].param_pairs
     # Returned reshaped: a caller's result is what it gave (a factory's value stays one).
     assert project.exports["pkg.geometry.windows"].passes == "x"
     # Computed from one parameter: in its dtype (a factory given comes back a float32 tensor);
-    # `chosen` may return either of two, so it keeps neither.
+    # `chosen` returns one of two as given: either comes back.
     assert project.exports["pkg.geometry.scaled"].keeps == "x"
+    assert set(project.exports["pkg.geometry.chosen"].chooses) == {"x", "y"}
+    assert project.exports["pkg.geometry.chosen"].keeps is None
 
 
 # -- flow -------------------------------------------------------------------------------------

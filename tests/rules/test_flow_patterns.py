@@ -460,3 +460,35 @@ def test_positions_made_in_a_map_lambda_and_kept_through_einops_and_helpers() ->
                 return data if names else data * 2
     """
     assert findings(code) == [("DTL001", 13, 42)]
+
+
+def test_a_helper_choosing_among_its_arguments_gives_either() -> None:
+    """lucidrains' `default(val, d)`: `noise = default(noise, torch.randn(...))` is the factory
+    where no noise is given, so it meets what the noise meets (gigagan's style network); and
+    `default(gate, sim[:, 0])` is never None, so it is a dtype source."""
+    code = """
+        import torch
+        from torch import nn
+
+        def exists(val):
+            return val is not None
+
+        def default(val, d):
+            if exists(val):
+                return val
+            return d() if callable(d) else d
+
+        class Up(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.style_network = nn.Linear(8, 8)
+
+            def forward(self, x: torch.Tensor, noise=None, gate=None):
+                noise = default(noise, torch.randn((x.shape[0], 8), device=x.device))
+                gate = default(gate, x[:, 0])
+                eye = torch.eye(8, device=x.device)
+                mask = (1 - eye) * gate
+                return self.style_network(noise) * mask
+    """
+    assert findings(code) == [("DTL001", 18, 32), ("DTL001", 20, 15)]
+    assert "torch.eye(8, device=x.device, dtype=gate.dtype)" in fixed(code)

@@ -162,7 +162,7 @@ class CallEvaluation:
             if func.id in ("map", "filter", "enumerate", "zip"):
                 # `map(lambda size: torch.linspace(...), axis)`: what the lambda makes; `pbar =
                 # enumerate(loader)`: pairs, not tensors (a `for` over the call itself is followed)
-                return self.mapped(node) if func.id == "map" else EMPTY
+                return self.mapped(node, args) if func.id == "map" else EMPTY
             if func.id in ("list", "tuple", "reversed", "sorted"):
                 return args[0][1] if args else EMPTY
             if func.id == "dict" and not node.args and not has_star_kwargs(node):
@@ -208,12 +208,8 @@ class CallEvaluation:
         """A call we know nothing about: it returns what an explicit `dtype=` says
         (`make_grid(..., dtype=torch.float32)`), else an activation when it is given one."""
         dtype = keyword(node, "dtype") if node is not None else None
-        if dtype is not None:
-            made = self.dtype_value(dtype, self.eval(dtype))
-            if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
-                made = Value(FIXED)  # made in a fixed floating dtype on purpose
-            if made is not EMPTY:
-                return made
+        if dtype is not None and (made := self.given_dtype(dtype)) is not EMPTY:
+            return made
         if any(v.is_act or v.flags & TENSOR_DICT for _, v in args):
             # A function's result is made from its arguments (`sinc(x)`); a callable attribute's
             # (`self.model(x)`) may be a module's activations.
@@ -533,6 +529,13 @@ class CallEvaluation:
         if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
             return Value(FIXED, fixed=value.fixed)
         return self.dtype_value(arg, value, cast_node=node, receiver_node=receiver_node)
+
+    def given_dtype(self, dtype: ast.expr) -> Value:
+        """What a call given `dtype=` makes; `dtype=torch.float` spelled out is float on purpose."""
+        made = self.dtype_value(dtype, self.eval(dtype))
+        if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
+            return Value(FIXED)
+        return made
 
     def dtype_value(
         self,

@@ -253,7 +253,7 @@ class ExpressionEvaluation:
             return Value(MODULE | ACT)  # `self.fc.weight` or `self.encoder.layer`: either
         return EMPTY
 
-    def mapped(self, node: ast.Call) -> Value:
+    def mapped(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
         """`map(lambda size: torch.linspace(-1, 1, size, device=d), axis)` (perceiver's axis
         positions): a sequence of what the lambda makes, its parameters each an element."""
         if (
@@ -263,7 +263,7 @@ class ExpressionEvaluation:
             or not (self.qualify(node.args[0].body.func) or "").startswith("torch.")
         ):
             return EMPTY  # `map(str, ...)`, `map(lambda x: self.f(x), ...)`: not followed
-        function, element = node.args[0], element_of(self.eval(node.args[1]))
+        function, element = node.args[0], element_of(args[1][1])  # evaluated once, by the call
         names = [arg.arg for arg in function.args.args]
         saved = {name: self.env[name] for name in names if name in self.env}
         self.env.update(dict.fromkeys(names, element))

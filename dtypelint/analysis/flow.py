@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
 from dtypelint.analysis.meetings import MeetingRecorder
-from dtypelint.analysis.passthrough import fresh_factory, given_back, returned_parameter
+from dtypelint.analysis.passthrough import (
+    fresh_factory,
+    given_back,
+    mark_alternatives,
+    returned_parameter,
+)
 from dtypelint.analysis.roles import (
     annotation_kind,
     annotation_optional,
@@ -28,7 +33,6 @@ from dtypelint.analysis.syntax import (
     is_literal_false,
     keyword,
     none_facts,
-    zero_element_shape,
 )
 from dtypelint.analysis.torch_calls import TorchCallEvaluation
 from dtypelint.analysis.values import (
@@ -447,13 +451,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 elif value.alias or previous.alias:
                     merged[name] = value if value.alias else previous
                 else:
-                    for one, other in ((previous, value), (value, previous)):
-                        if other.is_act and one.tracked and not one.is_act:
-                            # An empty placeholder (`torch.empty((0, 3))` when there are no
-                            # samples) holds no values to promote: not an alternative that meets.
-                            for record in one.factories:
-                                if not zero_element_shape(record.node):
-                                    record.path_alternative = True
+                    mark_alternatives([previous, value])
                     merged[name] = union(previous, value)
         for name, value in merged.items():  # bound on some paths only
             if not value.alias and not all(name in env for env in envs):

@@ -210,15 +210,22 @@ def given_back(
     }
 
 
-def alternatives(chosen: Sequence[Value]) -> Value:
-    """The value of a call choosing among its arguments (`default(noise, torch.randn(...))`):
-    either; a factory given beside an activation is that activation's alternative, used where
-    no activation was given, and meets what the result meets."""
-    if any(value.is_act for value in chosen):
-        for value in chosen:
-            if not value.is_act:
+def mark_alternatives(values: Sequence[Value]) -> None:
+    """Values that are either of `values` (branches joining, `default(noise, torch.randn())`):
+    a factory beside an activation is that activation's alternative, used where no activation
+    is, and meets what the activation meets. An empty placeholder (`torch.empty((0, 3))` when
+    there are no samples) holds no values to promote: not an alternative that meets."""
+    if any(value.is_act for value in values):
+        for value in values:
+            if value.tracked and not value.is_act:
                 for record in value.factories:
-                    record.path_alternative = True
+                    if not zero_element_shape(record.node):
+                        record.path_alternative = True
+
+
+def alternatives(chosen: Sequence[Value]) -> Value:
+    """The value of a call choosing among its arguments (`default(noise, torch.randn(...))`)."""
+    mark_alternatives(chosen)
     either = union_all(chosen)
     # `default(gate, sim[:, 0])` is never None when one choice never is: that is its purpose
     return bound_on_every_path(either) if any(not v.flags & BINDING for v in chosen) else either

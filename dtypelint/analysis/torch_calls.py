@@ -43,7 +43,6 @@ from dtypelint.analysis.vocabulary import (
     COMPLEX_TORCH_FUNCS,
     FACTORIES,
     FLOAT32_ONLY_FUNCS,
-    FLOAT_DTYPES,
     INDEX_ARGS,
     INT_TORCH_FUNCS,
     LIKE_FACTORIES,
@@ -228,10 +227,7 @@ class TorchCallEvaluation:
         args = self.eval_args(node)
         dtype = keyword(node, "dtype")
         if dtype is not None:
-            made = self.dtype_value(dtype, self.eval(dtype))
-            if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
-                return Value(FIXED)  # `torch.tensor(sizes, dtype=torch.float)`: float32 on purpose
-            return made or EMPTY
+            return self.given_dtype(dtype)
         options = self.star_options(node)
         if options is None:
             return EMPTY  # `**factory_kwargs` may well carry the dtype

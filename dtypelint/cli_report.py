@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import shutil
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -51,6 +50,7 @@ def _render_then_copy(render: Render, report: Any, stream: TextIO) -> None:
         render(report, buffer)
         stream.write(buffer.getvalue())
         return
+    import shutil  # with tempfile: only a report too large to build in memory needs them
     import tempfile
 
     with tempfile.SpooledTemporaryFile(

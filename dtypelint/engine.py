@@ -16,7 +16,6 @@ from dtypelint.config import Config, relative_parts
 from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.files import walked_file_wanted
 from dtypelint.fixer import FixWriteError, fix_linted, is_applicable, write_atomic
-from dtypelint.gitignore import GitIgnore
 from dtypelint.isolation import internal_error, isolated
 from dtypelint.linter import (
     DecodedSource,
@@ -34,8 +33,7 @@ from dtypelint.linter import (
     syntax_error_diagnostic,
 )
 from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME
-from dtypelint.segments import check_large, is_large
-from dtypelint.source import SourceText
+from dtypelint.source import SourceText, is_large
 
 # The linting layer's names, re-exported: engine is the file-level API most callers use.
 __all__ = [
@@ -215,6 +213,8 @@ def _git_listed_files(folder: Path) -> list[str] | None:
 
 
 def _walk_without_git(folder: Path, excluded: _ExcludeCache) -> Iterator[Path]:
+    from dtypelint.gitignore import GitIgnore  # a walk outside git only: not a one-file run's
+
     ignores = GitIgnore.above(folder)
     for current, dirnames, filenames in os.walk(folder):
         here = Path(current)
@@ -347,6 +347,8 @@ def _process_large(
     project: ProjectContext,
 ) -> FileOutcome:
     """`_process_decoded` for a source checked a segment at a time (segments.py)."""
+    from dtypelint.segments import check_large
+
     wants_fixes = options.fix or options.diff
     try:
         result = check_large(
@@ -401,12 +403,9 @@ def _with_lines(outcome: FileOutcome, text: str | None) -> FileOutcome:
         source = SourceText(text)
         rows = len(source.line_starts)
         outcome.line_count = rows
-        outcome.lines = {
-            row: source.line(row)
-            for diagnostic in outcome.diagnostics
-            for row in _shown_rows(diagnostic)
-            if row <= rows
-        }
+        # rows first: a finding's context and its fix's overlap (fetched once, not twice)
+        shown = {row for diagnostic in outcome.diagnostics for row in _shown_rows(diagnostic)}
+        outcome.lines = {row: source.line(row) for row in sorted(shown) if row <= rows}
     return outcome
 
 

@@ -283,11 +283,14 @@ def run_rules(
     except (Exception, RecursionError) as exc:  # one file's analysis must not sink the run
         raise RuleError(f"{filename}: internal error in the analysis: {exc!r}") from exc
     found: list[Diagnostic] = []
-    for rule in active:
-        try:
-            found.extend(rule().check(module))
-        except Exception as exc:  # one broken rule must not hide the others' findings silently
-            raise RuleError(f"{filename}: internal error in {rule.code}: {exc!r}") from exc
+    try:
+        for rule in active:
+            try:
+                found.extend(rule().check(module))
+            except Exception as exc:  # one broken rule must not hide the others' findings
+                raise RuleError(f"{filename}: internal error in {rule.code}: {exc!r}") from exc
+    finally:
+        module.release()
     if not config.ignore_noqa:
         found = _drop_silenced(found, source)
     found = _without_unfixable(found, config.unfixable_codes(names))

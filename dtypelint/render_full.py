@@ -26,7 +26,6 @@ source lines the engine kept around each finding are needed (FileOutcome.lines).
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -198,6 +197,8 @@ def _fix_preview(diagnostic: Diagnostic, lines: Mapping[int, str], line_count: i
 
 
 def _diff_lines(old: Sequence[str], new: Sequence[str], line_offset: int) -> list[str]:
+    import difflib  # only a finding whose fix is previewed needs it
+
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     groups = list(matcher.get_grouped_opcodes(DIFF_CONTEXT))
     width = len(str(groups[-1][-1][4] + line_offset))

@@ -1,7 +1,7 @@
 """Very large sources, checked and fixed one segment of top-level statements at a time.
 
 Python's `ast` costs about 170 bytes of memory per byte of source, so a 20 MB generated module
-would take 3.5 GB to parse and as much again to analyse. A source over LARGE_SOURCE characters is
+would take 3.5 GB to parse and as much again to analyse. A source over source.LARGE_SOURCE characters is
 therefore split where top-level statements start (`def`, `class`, decorators, imports,
 `NAME = ...`) into segments of about SEGMENT_SIZE, and each segment is parsed, analysed and fixed
 on its own: memory is bounded by the segment, not by the file.
@@ -40,39 +40,34 @@ if TYPE_CHECKING:
     from dtypelint.config import Config
     from dtypelint.linter import RuleClasses
 
-#: Sources longer than this (characters) are checked in segments.
-LARGE_SOURCE = 1 << 20
 #: The size a segment grows to before the next top-level statement starts a new one.
 SEGMENT_SIZE = 1 << 18
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+# Patterns are compiled on first use (`re` keeps them): most runs never split a source, and
+# compiling them all at import cost a one-file run 3 ms.
+_LINE_END = r"\r\n|\r|\n"
 #: A line that may start a top-level statement (matched at the newline before it).
-_STATEMENT_START = re.compile(
+_STATEMENT_START = (
     r"\n(?=@|(?:async[ \t]+)?def[ \t]|class[ \t]|import[ \t]|from[ \t]"
     r"|[A-Za-z_][\w.]*[ \t]*(?::[^=\r\n]*)?=(?!=))"
 )
-_IMPORT_START = re.compile(r"\n(?=import[ \t]|from[ \t])")
-_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.M)
+_IMPORT_START = r"\n(?=import[ \t]|from[ \t])"
+_DEFINITION = r"(?m)^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]"
 #: The end of a line whose last token is a comma (no comment on it): an element ends there.
-_ELEMENT_END = re.compile(r"^[^#\r\n]*,[ \t]*(?:\r\n|\r|\n)", re.M)
+_ELEMENT_END = r"(?m)^[^#\r\n]*,[ \t]*(?:\r\n|\r|\n)"
 #: Strings, comments and brackets: enough to know the open brackets at a point.
-_TOKEN = re.compile(
-    r"""'''(?:[^'\\]|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\""""
-    r"""|'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[(\[{]|[)\]}]""",
-    re.S,
+_TOKEN = (
+    r"""(?s)'''(?:[^'\\]|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\""""
+    r"""|'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[(\[{]|[)\]}]"""
 )
 _CLOSER = {"(": ")", "[": "]", "{": "}"}
 #: An import statement spreads over at most this many lines (`from x import (\n a,\n ...)`).
 _IMPORT_LINES = 200
 
 
-def is_large(text: str) -> bool:
-    return len(text) > LARGE_SOURCE
-
-
 def count_rows(text: str) -> int:
     """Line endings in `text`: how many rows a segment that ends with one adds."""
-    return sum(1 for _ in _LINE_END.finditer(text))
+    return sum(1 for _ in re.finditer(_LINE_END, text))
 
 
 @dataclass(frozen=True)
@@ -87,7 +82,7 @@ class Segment:
 
 def split(text: str) -> list[Segment]:
     """The file in segments of about SEGMENT_SIZE that start at top-level statements."""
-    starts = [0, *(match.end() for match in _STATEMENT_START.finditer(text))]
+    starts = [0, *(match.end() for match in re.finditer(_STATEMENT_START, text))]
     starts = [start for start in starts if not _after_decorator(text, start)]
     bounds: list[int] = [0]
     for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
@@ -131,7 +126,7 @@ def top_level_imports(text: str) -> list[TopImport]:
     """The file's top-level imports (`from __future__` aside: it must come first in a module)."""
     found = []
     starts = [0] if text.startswith(("import ", "from ")) else []
-    starts += [match.end() for match in _IMPORT_START.finditer(text)]
+    starts += [match.end() for match in re.finditer(_IMPORT_START, text)]
     for start in starts:
         statement = _import_statement(text, start)
         if statement is not None:
@@ -142,7 +137,7 @@ def top_level_imports(text: str) -> list[TopImport]:
 def _import_statement(text: str, start: int) -> TopImport | None:
     end = start
     for _ in range(_IMPORT_LINES):
-        match = _LINE_END.search(text, end)
+        match = re.compile(_LINE_END).search(text, end)
         end = match.end() if match else len(text)
         try:
             tree = ast.parse(text[start:end])
@@ -188,7 +183,7 @@ def is_data_statement(text: str, segment: Segment) -> bool:
         return False
     closers = "".join(_CLOSER[bracket] for bracket in reversed(openers))
     last = text[bounds[-1] : segment.end]
-    if _DEFINITION.search(last):
+    if re.search(_DEFINITION, last):
         return False  # statements after the literal define something: analyse them
     pieces = [text[segment.start : bounds[0]] + closers]
     pieces += [openers + text[a:b] + closers for a, b in itertools.pairwise(bounds)]
@@ -200,7 +195,7 @@ def _element_bounds(text: str, segment: Segment) -> Iterator[int]:
     """Ends of element lines, about one segment apart (the first one right after the head)."""
     position = segment.start
     while True:
-        match = _ELEMENT_END.search(text, position, segment.end)
+        match = re.compile(_ELEMENT_END).search(text, position, segment.end)
         if match is None:
             return
         yield match.end()
@@ -211,7 +206,7 @@ def _element_bounds(text: str, segment: Segment) -> Iterator[int]:
 
 def _open_brackets(head: str) -> str:
     stack: list[str] = []
-    for match in _TOKEN.finditer(head):
+    for match in re.finditer(_TOKEN, head):
         token = match.group()
         if token in _CLOSER:
             stack.append(token)
@@ -312,8 +307,11 @@ def _parsed_segments(
                 break
             count = min(2 * count, last - index)
         index += count
-        cut = isinstance(tree, SyntaxError) and index < len(segments)
-        yield _Parsed(segment, suffix, tree, cut), index
+        parsed = _Parsed(
+            segment, suffix, tree, isinstance(tree, SyntaxError) and index < len(segments)
+        )
+        del tree  # the caller drops the tree from `parsed` once used: then it is freed at once
+        yield parsed, index
 
 
 def check_large(
@@ -372,7 +370,7 @@ class _Job:
 
     def __post_init__(self) -> None:
         self.imports = top_level_imports(self.text)
-        match = _LINE_END.search(self.text)
+        match = re.search(_LINE_END, self.text)
         self.newline = match.group() if match else "\n"
 
 
@@ -519,6 +517,7 @@ def _check_range(job: _Job, first: int, stop: int, limit: int | None = None) -> 
         _add_project_facts(result, part)
         result.pieces.append(new_body)
         result.rows += rows if new_body is body else count_rows(new_body)
+        parsed.tree = None  # freed now, so the collection below need not walk it
         gc.collect(0)
     return result
 

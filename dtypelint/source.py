@@ -12,6 +12,15 @@ from dtypelint.diagnostics import Location
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
+#: Sources longer than this (characters) are checked in segments (segments.py, imported only
+#: for them: its start-up cost is not a one-file run's).
+LARGE_SOURCE = 1 << 20
+
+
+def is_large(text: str) -> bool:
+    return len(text) > LARGE_SOURCE
+
+
 class SourceText:
     """A decoded source file with fast position conversions."""
 
@@ -54,8 +63,14 @@ class SourceText:
                 hi = mid - 1
         return Location(lo + 1, offset - starts[lo] + 1)
 
+    @cached_property
+    def is_ascii(self) -> bool:
+        return self.text.isascii()
+
     def from_ast(self, lineno: int, byte_col: int) -> Location:
         """ast gives utf-8 byte columns; convert to a 1-based character column."""
+        if self.is_ascii:  # byte and character columns agree (most files: no line to cut)
+            return Location(lineno, byte_col + 1)
         line = self.line(lineno)
         if line.isascii():
             return Location(lineno, byte_col + 1)

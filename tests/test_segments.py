@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 
-from dtypelint import segments
+from dtypelint import segments, source
 from dtypelint.config import Config
 from dtypelint.engine import FileOutcome, RunOptions, process_decoded
 from dtypelint.linter import decode_source, parse_source
@@ -85,7 +85,7 @@ def generated(copies: int = 12, *, rows: int = 400) -> str:
 
 @pytest.fixture
 def small_segments(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(segments, "LARGE_SOURCE", 1000)
+    monkeypatch.setattr(source, "LARGE_SOURCE", 1000)
     monkeypatch.setattr(segments, "SEGMENT_SIZE", 800)
 
 
@@ -95,13 +95,13 @@ def outcome(
     """`process_decoded` on `text`, through the segmented path or the whole-file one."""
     decoded = decode_source(text.encode("utf-8"), "pkg/generated.py")
     limit = 1000 if segmented else 1 << 40
-    previous = segments.LARGE_SOURCE
-    segments.LARGE_SOURCE = limit
+    previous = source.LARGE_SOURCE
+    source.LARGE_SOURCE = limit
     try:
         options = RunOptions(fix=fix, jobs=jobs)
         return process_decoded(decoded, "pkg/generated.py", Config(), options)
     finally:
-        segments.LARGE_SOURCE = previous
+        source.LARGE_SOURCE = previous
 
 
 def positions(result: FileOutcome) -> list[tuple[str, int, int]]:

@@ -462,3 +462,22 @@ def raises_not_implemented(function: ast.FunctionDef | ast.AsyncFunctionDef) -> 
         return False
     error = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
     return isinstance(error, ast.Name) and error.id == "NotImplementedError"
+
+
+def attribute_pairs(node: ast.Assign) -> list[tuple[ast.Attribute, ast.expr]]:
+    """`self.x = v` and `self.fx, self.fy = fx, fy`: each attribute with its value."""
+    pairs: list[tuple[ast.Attribute, ast.expr]] = []
+    for target in node.targets:
+        if is_self_attribute(target):
+            pairs.append((target, node.value))  # type: ignore[arg-type]
+        elif (
+            isinstance(target, ast.Tuple)
+            and isinstance(node.value, ast.Tuple)
+            and len(target.elts) == len(node.value.elts)
+        ):
+            pairs += [
+                (element, value)  # type: ignore[misc]
+                for element, value in zip(target.elts, node.value.elts)
+                if is_self_attribute(element)
+            ]
+    return pairs

@@ -19,7 +19,7 @@ def test_helper_returning_a_numpy_tensor() -> None:
     """
     assert findings(code) == [("DTL004", 8, 14)]
     assert messages(code)[0].startswith(
-        "load_K(...) returns a NumPy-derived tensor (float64 by default) but meets 'pix'"
+        "load_K(...) returns a NumPy-derived tensor (the array's dtype, not the run's) but meets 'pix'"
     )
     assert "K_file = load_K(path).to(pix.dtype)" in fixed(code)
 

@@ -48,9 +48,9 @@ class NumpyFloat64(Rule):
             if record.origin == "helper"
             else f"{record.func_text}(...) makes a tensor from a NumPy array"
         )
-        message = f"{made} (float64 by default) but {where}"
         node = record.node
         assert isinstance(node, ast.Call)
+        message = f"{made} ({_array_dtype(record)}) but {where}"
         if source_name is None:
             return self.diagnostic(module, node, message + "; give it the activations' dtype")
         if record.factory in ("tensor", "as_tensor"):
@@ -67,3 +67,12 @@ class NumpyFloat64(Rule):
         safe = all(meet.strict for meet in meets)
         fix = make_fix(title, edits, safe=safe) if edits else None
         return self.diagnostic(module, node, message, fix)
+
+
+def _array_dtype(record: FactoryCall) -> str:
+    """What the message says of the array's dtype: an array given an explicit dtype here is no
+    finding, so one made here has NumPy's float64 default; one a helper made (FractalNet's
+    `astype(np.float32)` drop mask) has a dtype this function does not see."""
+    if record.origin == "helper":
+        return "the array's dtype, not the run's"
+    return "float64 by default"

@@ -8,6 +8,7 @@ from dataclasses import replace
 from dtypelint.analysis.passthrough import alternatives
 from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
 from dtypelint.analysis.syntax import (
+    bound_arguments,
     constant_string,
     float_constant,
     has_star_kwargs,
@@ -278,17 +279,15 @@ class CallEvaluation:
         params = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
         if skip_self:
             params = params[1:]
-        received: dict[str, tuple[ast.expr, Value]] = {}
-        if not any(isinstance(a, ast.Starred) for a in node.args):
-            received = dict(zip(params, args[: len(node.args)]))
-            received |= {
-                kw.arg: arg for kw, arg in zip(node.keywords, args[len(node.args) :]) if kw.arg
-            }
-            for param, (_, value) in received.items():
-                if value.is_camera:
-                    self.module.camera_args.setdefault(key, set()).add(param)
-                elif value.is_act:
-                    self.module.act_args.setdefault(key, set()).add(param)
+        received = bound_arguments(node, params, args)
+        for param, (arg, value) in received.items():
+            if isinstance(arg, (ast.List, ast.Tuple, ast.Constant)):  # a list, number, None
+                table = self.module.data_args
+            elif value.is_camera or value.is_act:
+                table = self.module.camera_args if value.is_camera else self.module.act_args
+            else:
+                continue
+            table.setdefault(key, set()).add(param)
         return self.summarised_call(node, name, self.summary_of(callee), received, args)
 
     def summary_of(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> Summary | None:

@@ -39,10 +39,10 @@ from dtypelint.analysis.vocabulary import (
     DEFAULT_CAMERA_NAMES,
     INT_DTYPES,
     INT_METHODS,
-    NON_TENSOR_TORCH_FUNCS,
     SCALAR_METHODS,
     WEIGHTLESS_MODULES,
     CameraNames,
+    non_tensor_torch,
 )
 from dtypelint.analysis.walks import FunctionNode, Journal, walk_to_fixed_point
 from dtypelint.source import SourceText
@@ -363,8 +363,7 @@ class ModuleAnalysis:
                 if qualname.startswith("torch.nn.") and short[:1].isupper():
                     return None  # a module or an nn.Parameter
                 if qualname.startswith("torch.") and not (
-                    qualname in NON_TENSOR_TORCH_FUNCS
-                    or qualname.startswith(("torch.cuda.", "torch.backends.", "torch.nn."))
+                    non_tensor_torch(qualname) or qualname.startswith("torch.nn.")
                 ):
                     makes_tensor = True
             elif (

@@ -200,10 +200,11 @@ def given_back(
     func: ast.FunctionDef | ast.AsyncFunctionDef, returned: Sequence[Value], params: Sequence[str]
 ) -> dict[str, Any]:
     """A summary's `keeps` and `chooses`: which arguments' dtypes come back from a call."""
-    # Walk the body for `chooses` only where each return is one parameter's and they differ: a
-    # walk of every function summarised cost 8 % of a check
-    single = all(len(value.params) == 1 for value in returned)
-    choice = single and len({p for value in returned for p in value.params}) > 1
+    # Walk the body for `chooses` only where every return comes from parameters, two or more in
+    # all (`return v if exists(v) else d` is one return from both): a walk of every function
+    # summarised cost 8 % of a check
+    derived = all(value.params for value in returned)
+    choice = derived and len({p for value in returned for p in value.params}) > 1
     return {
         "keeps": kept_parameter(returned, params),
         "chooses": chosen_parameters(func, params) if choice else (),

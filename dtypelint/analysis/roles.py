@@ -19,13 +19,13 @@ from dtypelint.analysis.vocabulary import (
     FACTORIES,
     MATMUL_FUNCS,
     MATMUL_METHODS,
-    NON_TENSOR_TORCH_FUNCS,
     NUMPY_ONLY_METHODS,
     REGISTRARS,
     SCALAR_ANNOTATIONS,
     TENSOR_ANNOTATIONS,
     TENSOR_ATTRS,
     TORCH_ONLY_ATTRS,
+    non_tensor_torch,
 )
 
 if TYPE_CHECKING:
@@ -340,7 +340,7 @@ class FunctionScan:
                     self.mark(arg)
             return
         qualname = module.qualify(func) or ""
-        if qualname.startswith("torch.") and qualname not in NON_TENSOR_TORCH_FUNCS:
+        if qualname.startswith("torch.") and not non_tensor_torch(qualname):
             if qualname.rsplit(".", 1)[-1] in FACTORIES:
                 if (
                     qualname in ("torch.tensor", "torch.as_tensor")

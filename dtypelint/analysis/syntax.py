@@ -5,6 +5,10 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
+
+#: what an argument evaluated to (the analysis' Value: syntax.py sits below values.py)
+T = TypeVar("T")
 
 
 def dotted_name(node: ast.AST) -> str | None:
@@ -481,3 +485,26 @@ def attribute_pairs(node: ast.Assign) -> list[tuple[ast.Attribute, ast.expr]]:
                 if is_self_attribute(element)
             ]
     return pairs
+
+
+def bound_arguments(
+    node: ast.Call, params: list[str], args: list[tuple[ast.expr, T]]
+) -> dict[str, tuple[ast.expr, T]]:
+    """Each parameter a call's arguments bind (`args`: the call's positional then keyword
+    arguments, each with what it evaluated to); none where a `*args` hides the positions."""
+    if any(isinstance(arg, ast.Starred) for arg in node.args):
+        return {}
+    bound = dict(zip(params, args[: len(node.args)]))
+    keywords = zip(node.keywords, args[len(node.args) :])
+    return bound | {keyword.arg: arg for keyword, arg in keywords if keyword.arg}
+
+
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` (either side)."""
+    if not (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare)):
+        return False
+    test = stmt.test
+    sides = [test.left, *test.comparators]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    mains = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(sides) == 2 and isinstance(test.ops[0], ast.Eq) and bool(names) and bool(mains)

@@ -47,11 +47,11 @@ from dtypelint.analysis.vocabulary import (
     INT_TORCH_FUNCS,
     LIKE_FACTORIES,
     MATMUL_FUNCS,
-    NON_TENSOR_TORCH_FUNCS,
     REAL_INPUT_FFTS,
     STRICT_FUNCS,
     TENSOR_KEYWORDS,
     is_integer_name,
+    non_tensor_torch,
 )
 
 
@@ -60,9 +60,7 @@ class TorchCallEvaluation:
 
     def torch_call(self, node: ast.Call, qualname: str) -> Value:
         short = qualname.rsplit(".", 1)[-1]
-        if qualname in NON_TENSOR_TORCH_FUNCS or qualname.startswith(
-            ("torch.cuda.", "torch.backends.", "torch.distributed.")
-        ):
+        if non_tensor_torch(qualname):
             self.eval_args(node)
             return Value(DEVICE) if qualname == "torch.device" else EMPTY
         if qualname in AUTOCAST_FUNCS:

@@ -291,6 +291,15 @@ NON_TENSOR_TORCH_FUNCS = frozenset(
      "torch.load", "torch.jit.load", "torch.hub.load", "torch.hub.load_state_dict_from_url",
      "torch.utils.model_zoo.load_url"}
 )  # fmt: skip
+#: Namespaces whose calls make no tensor: devices and backends, process groups, optimizers and
+#: schedulers (a trainer's `self.optimizer = Adam(...)` is no tensor attribute), data loaders
+NON_TENSOR_TORCH_PREFIXES = (
+    "torch.cuda.", "torch.backends.", "torch.distributed.", "torch.optim.", "torch.utils.data."
+)  # fmt: skip
+
+
+def non_tensor_torch(qualname: str) -> bool:
+    return qualname in NON_TENSOR_TORCH_FUNCS or qualname.startswith(NON_TENSOR_TORCH_PREFIXES)
 
 
 AUTOCAST_FUNCS = frozenset(

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from dtypelint.analysis.flow import FunctionFlow, walk_definitions
-from dtypelint.analysis.syntax import child_blocks
+from dtypelint.analysis.syntax import child_blocks, is_main_guard
 from dtypelint.analysis.values import (
     ClassInfo,
     FactoryCall,
@@ -81,6 +81,7 @@ class UnitEvents:
     summaries: dict[int, Summary] = field(default_factory=dict)
     camera_args: dict[int, set[str]] = field(default_factory=dict)
     act_args: dict[int, set[str]] = field(default_factory=dict)
+    data_args: dict[int, set[str]] = field(default_factory=dict)  # passed list/number literals
     consulted: dict[int, Summary | None] = field(default_factory=dict)
     #: factory nodes this unit owns: a write into one of them changes this unit
     factory_nodes: frozenset[int] = frozenset()
@@ -98,6 +99,8 @@ def _units(module: ModuleAnalysis, body: Sequence[ast.stmt]) -> Iterator[Unit]:
             cls = module.classes.get(stmt.name) if isinstance(stmt, ast.ClassDef) else None
             yield Unit(stmt, cls)
         elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            if is_main_guard(stmt):
+                continue  # `if __name__ == "__main__":` demos and smoke tests run in float32
             for block in child_blocks(stmt):
                 yield from _units(module, block)
 
@@ -114,9 +117,10 @@ def walk_unit(module: ModuleAnalysis, unit: Unit) -> UnitEvents:
     summaries_mark = len(module.new_summaries.added)
     events = UnitEvents()
     # Per-unit tables for the channels read only after the walk; merged by `replay`.
-    module.camera_args, module.act_args, module.consulted = (
+    module.camera_args, module.act_args, module.data_args, module.consulted = (
         events.camera_args,
         events.act_args,
+        events.data_args,
         events.consulted,
     )
     if isinstance(unit.node, ast.ClassDef):
@@ -142,12 +146,16 @@ class WalkTables:
 
     camera_args: dict[int, set[str]] = field(default_factory=dict)
     act_args: dict[int, set[str]] = field(default_factory=dict)
+    data_args: dict[int, set[str]] = field(default_factory=dict)
 
     def add(self, events: UnitEvents) -> None:
-        for key, names in events.camera_args.items():
-            self.camera_args.setdefault(key, set()).update(names)
-        for key, names in events.act_args.items():
-            self.act_args.setdefault(key, set()).update(names)
+        for table, added in (
+            (self.camera_args, events.camera_args),
+            (self.act_args, events.act_args),
+            (self.data_args, events.data_args),
+        ):
+            for key, names in added.items():
+                table.setdefault(key, set()).update(names)
 
 
 def replay(module: ModuleAnalysis, events: UnitEvents) -> None:
@@ -202,16 +210,20 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
             for info in module.functions
         }
         camera_args, act_args = tables.camera_args, tables.act_args
+        # A parameter some caller passes a list or a number (`transform([1, 1], ...)`) is no
+        # tensor on that path: no caller makes it a camera or an activation.
+        data = tables.data_args
         forced = {
-            key: frozenset(names - act_args.get(key, set()))
+            key: frozenset(names - act_args.get(key, set()) - data.get(key, set()))
             for key, names in camera_args.items()
-            if names - act_args.get(key, set())
+            if names - act_args.get(key, set()) - data.get(key, set())
         }
         # Callers passing activations matter only where the parameter was not a tensor.
         acts = {
             key: frozenset(names - camera_args.get(key, set()) - roles.get(key, set()))
+            - data.get(key, set())
             for key, names in act_args.items()
-            if names - camera_args.get(key, set()) - roles.get(key, set())
+            if names - camera_args.get(key, set()) - roles.get(key, set()) - data.get(key, set())
         }
         acts = {
             key: names | module.forced_acts.get(key, frozenset()) for key, names in acts.items()

@@ -352,6 +352,45 @@ def test_a_number_default_is_no_dtype_source() -> None:
     assert fixed(code, unsafe=True) == dedent(code)
 
 
+def test_a_parameter_some_caller_passes_a_list_is_no_activation() -> None:
+    """face_alignment's `transform(point, ...)`: one caller passes a landmark tensor, another
+    `[1, 1]`; `dtype=point.dtype` raised AttributeError on the list. A parameter given a list,
+    a number or None by some caller is no tensor on that path: callers do not make it one."""
+    code = """
+    import torch
+
+    def transform(point, scale):
+        pt = torch.ones(3)
+        pt[0] = point[0]
+        return torch.matmul(torch.eye(3) * scale, pt)
+
+    def crop(scale):
+        return transform([1, 1], scale)
+
+    def heatmap(landmarks: torch.Tensor, scale):
+        return transform(landmarks[0] + 1, scale)
+    """
+    assert findings(code) == []
+    # Without the list caller, the tensor caller makes `point` an activation.
+    tensor_only = code.replace("transform([1, 1], scale)", "transform(scale, scale)")
+    assert findings(tensor_only) == [("DTL001", 4, 10), ("DTL001", 6, 25)]
+
+
+def test_demo_code_under_a_main_guard_is_not_checked() -> None:
+    """rectified-flow's `if __name__ == '__main__':` demo models run once, in float32."""
+    code = """
+    import torch
+    from torch import nn
+
+    if __name__ == "__main__":
+        class Policy(nn.Module):
+            def forward(self, s: torch.Tensor):
+                return s + torch.randn(s.shape[0], 1)
+    """
+    assert findings(code) == []
+    assert findings(code.replace('__name__ == "__main__"', "True")) == [("DTL001", 7, 24)]
+
+
 def test_a_submodule_whose_forward_returns_a_fixed_cast_gives_that_dtype() -> None:
     """torchgeo's `FourierExpansion` ends `return encoding.float()`: what the model's zeros
     meet is float32 by design (the class may come after its user in the file). Without the

@@ -74,6 +74,22 @@ def test_camera_attribute_made_in_init_gives_dtl005_and_dtl002() -> None:
 
 
 NEGATIVES = {
+    # rectified-flow's Reflow trainer: the fix registered an Adam optimizer as a buffer (TypeError)
+    "an optimizer kept on a module and handed to an object's method": """
+        import torch
+        from torch import nn
+        from torch.optim import Adam
+        from accelerate import Accelerator
+        class Trainer(nn.Module):
+            def __init__(self, model: nn.Module, learning_rate=1e-4):
+                super().__init__()
+                self.accelerator = Accelerator()
+                self.model = model
+                self.optimizer = Adam(model.parameters(), lr=learning_rate)
+            def save(self, path):
+                state = self.accelerator.unwrap_model(self.optimizer).state_dict()
+                torch.save(dict(optimizer=state), path)
+    """,
     "whatever torch.load gives (a dict of tensors, basicsr's DFDNet)": """
         import torch
         from torch import nn

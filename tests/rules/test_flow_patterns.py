@@ -492,3 +492,10 @@ def test_a_helper_choosing_among_its_arguments_gives_either() -> None:
     """
     assert findings(code) == [("DTL001", 18, 32), ("DTL001", 20, 15)]
     assert "torch.eye(8, device=x.device, dtype=gate.dtype)" in fixed(code)
+    # rectified-flow's spelling in one return: `return v if exists(v) else d`
+    one_return = code.replace(
+        "if exists(val):\n                return val\n            return d() if callable(d) else d",
+        "return val if exists(val) else d",
+    )
+    assert one_return != code
+    assert findings(one_return) == [("DTL001", 16, 32), ("DTL001", 18, 15)]

@@ -260,7 +260,7 @@ class ExpressionEvaluation:
             len(node.args) != 2
             or not isinstance(node.args[0], ast.Lambda)
             or not isinstance(node.args[0].body, ast.Call)
-            or not (self.qualify(node.args[0].body.func) or "").startswith("torch.")
+            or not (self.qualify(node.args[0].body.func) or "").startswith(("torch.", "einops."))
         ):
             return EMPTY  # `map(str, ...)`, `map(lambda x: self.f(x), ...)`: not followed
         function, element = node.args[0], element_of(args[1][1])  # evaluated once, by the call

@@ -440,8 +440,9 @@ def _calls_submodule(call: ast.Call) -> bool:
 
 #: Rotation and translation names: cameras only where the function uses them as geometry.
 WEAK_CAMERA_NAMES = frozenset(
-    {"R", "t", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats"}
-)
+    {"R", "t", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats", "Rs", "rots",
+     "rotations", "translations"}
+)  # fmt: skip
 
 
 def weak_camera_name(name: str) -> bool:

@@ -14,12 +14,13 @@ DEFAULT_CAMERA_NAMES: tuple[str, ...] = (
     "viewmat", "viewmats", "view_matrix", "camera_pose", "camera_poses", "intrinsic_matrix",
     "extrinsic_matrix", "K_inv", "inv_K", "calib_matrix", "camtoworld", "camtoworlds",
     "worldtocam", "cam2worlds", "world2cams", "c2ws", "w2cs", "viewmatrix", "projmat",
-    "proj_mats", "intrinsic_matrices", "extrinsic_matrices",
+    "proj_mats", "intrinsic_matrices", "extrinsic_matrices", "ext", "exts", "intr", "extr",
     # Rotation and translation values: cameras when used as geometry (in a matmul with points,
     # added to one), which is where DTL002 looks; built together (`cat([R, t])`) they stay camera
     # values, so `K @ Rt` is no finding.
     # (Not `T`: a temperature or a sequence length as often as a transform.)
     "R", "t", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats",
+    "Rs", "rots", "rotations", "translations",  # a batch of frames (AlphaFold's IPA)
     "cam", "camera", "cams", "cameras",
 )  # fmt: skip
 
@@ -384,7 +385,8 @@ REGISTRARS = frozenset({"register_buffer", "register_parameter", "add_module", "
 #: with an affix they count only when the affix is itself camera vocabulary.
 AMBIGUOUS_CAMERA_NAMES = frozenset(
     {"K", "Ks", "P", "proj", "projection", "pose", "poses", "Rt", "RT", "calib", "R", "t", "T",
-     "rot", "rotation", "trans", "translation", "cam", "camera"}
+     "rot", "rotation", "trans", "translation", "cam", "camera", "Rs", "rots", "rotations",
+     "translations", "ext", "exts", "intr", "extr"}
 )  # fmt: skip
 #: `cam2img`, `lidar2imgs`, `img2lidars`, `world_to_cam`, `ego2global`: a transform between frames.
 _FRAMES = r"(?:cam|camera|img|image|lidar|world|ego|global|local|sensor|pix|pixel|ndc|view|rig|obj|depth|radar)"

@@ -357,3 +357,30 @@ def test_an_inverted_camera_is_cast_after_the_inverse() -> None:
     """
     assert findings(code) == [("DTL002", 3, 12)]
     assert "return K.inverse().to(pixels.dtype) @ pixels" in fixed(code)
+
+
+def test_a_batch_of_frames_split_per_head_with_einops() -> None:
+    """AlphaFold's invariant point attention: `rotations` and `translations` (plurals) given by
+    the caller meet the point queries, which `map(lambda t: rearrange(t, ...), ...)` splits per
+    head (einops passes its argument through); both frames are cast, as `R` and `t` would be."""
+    code = """
+    import torch
+    from torch import nn, einsum
+    from einops import rearrange
+
+    class IPA(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.to_q = nn.Linear(dim, dim * 6)
+
+        def forward(self, x, *, rotations, translations):
+            q_point, k_point = self.to_q(x).chunk(2, dim=-1)
+            q_point, k_point = map(lambda t: rearrange(t, "b n (d c) -> b n d c", c=3), (q_point, k_point))
+            q_point = einsum("b n d c, b n c r -> b n d r", q_point, rotations) + translations
+            return q_point, k_point
+    """
+    assert findings(code) == [("DTL002", 13, 66), ("DTL002", 13, 79)]
+    assert (
+        'einsum("b n d c, b n c r -> b n d r", q_point, rotations.to(q_point.dtype))'
+        " + translations.to(q_point.dtype)"
+    ) in fixed(code)

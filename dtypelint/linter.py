@@ -29,7 +29,7 @@ from dtypelint.rules import (
     SYNTAX_ERROR_CODE,
     SYNTAX_ERROR_NAME,
 )
-from dtypelint.source import SourceText
+from dtypelint.source import LINE_END, SourceText
 
 if TYPE_CHECKING:
     from dtypelint.analysis.summaries import ProjectContext
@@ -129,7 +129,6 @@ _FILE_NOQA = re.compile(
     re.IGNORECASE,
 )
 _CODE_SPLIT = re.compile(r"[\s,]+")
-_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def _noqa_codes(match: re.Match[str]) -> frozenset[str] | None:
@@ -162,7 +161,7 @@ def _leading_lines(text: str) -> Iterator[str]:
     """Lines from the top, split lazily: only the header is ever looked at."""
     position = 0
     while position < len(text):
-        match = _LINE_END.search(text, position)
+        match = LINE_END.search(text, position)
         end = match.start() if match else len(text)
         yield text[position:end]
         position = match.end() if match else len(text)

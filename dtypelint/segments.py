@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from dtypelint.diagnostics import Diagnostic, Edit, Location
+from dtypelint.source import LINE_END
 
 if TYPE_CHECKING:
     from dtypelint.analysis.summaries import ProjectContext
@@ -45,7 +46,6 @@ SEGMENT_SIZE = 1 << 18
 
 # Patterns are compiled on first use (`re` keeps them): most runs never split a source, and
 # compiling them all at import cost a one-file run 3 ms.
-_LINE_END = r"\r\n|\r|\n"
 #: A line that may start a top-level statement (matched at the newline before it).
 _STATEMENT_START = (
     r"\n(?=@|(?:async[ \t]+)?def[ \t]|class[ \t]|import[ \t]|from[ \t]"
@@ -67,7 +67,7 @@ _IMPORT_LINES = 200
 
 def count_rows(text: str) -> int:
     """Line endings in `text`: how many rows a segment that ends with one adds."""
-    return sum(1 for _ in re.finditer(_LINE_END, text))
+    return sum(1 for _ in LINE_END.finditer(text))
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ def top_level_imports(text: str) -> list[TopImport]:
 def _import_statement(text: str, start: int) -> TopImport | None:
     end = start
     for _ in range(_IMPORT_LINES):
-        match = re.compile(_LINE_END).search(text, end)
+        match = LINE_END.search(text, end)
         end = match.end() if match else len(text)
         try:
             tree = ast.parse(text[start:end])
@@ -370,7 +370,7 @@ class _Job:
 
     def __post_init__(self) -> None:
         self.imports = top_level_imports(self.text)
-        match = re.search(_LINE_END, self.text)
+        match = LINE_END.search(self.text)
         self.newline = match.group() if match else "\n"
 
 

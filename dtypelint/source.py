@@ -9,7 +9,8 @@ from functools import cached_property
 from dtypelint.diagnostics import Location
 
 # Python's tokenizer ends lines at \r\n, \r or \n only (str.splitlines would also split on \x0c etc.).
-_LINE_END = re.compile(r"\r\n|\r|\n")
+#: Any line ending: `\r\n`, `\r` or `\n` (linter.py and segments.py use it too).
+LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 #: Sources longer than this (characters) are checked in segments (segments.py, imported only
@@ -30,13 +31,13 @@ class SourceText:
     @cached_property
     def line_starts(self) -> list[int]:
         starts = [0]
-        starts.extend(match.end() for match in _LINE_END.finditer(self.text))
+        starts.extend(match.end() for match in LINE_END.finditer(self.text))
         return starts
 
     @cached_property
     def newline(self) -> str:
         """The file's dominant line ending, used for any line we insert."""
-        match = _LINE_END.search(self.text)
+        match = LINE_END.search(self.text)
         return match.group(0) if match else "\n"
 
     def line(self, row: int) -> str:

@@ -348,12 +348,7 @@ class CallEvaluation:
         summary = self.module.project.summaries.get(qualname)
         if summary is None:
             return self.unknown_call(args, node)
-        received: dict[str, tuple[ast.expr, Value]] = {}
-        if not any(isinstance(a, ast.Starred) for a in node.args):
-            received = dict(zip(summary.params, args[: len(node.args)]))
-            received |= {
-                kw.arg: arg for kw, arg in zip(node.keywords, args[len(node.args) :]) if kw.arg
-            }
+        received = bound_arguments(node, summary.params, args)
         return self.summarised_call(node, qualname.rsplit(".", 1)[-1], summary, received, args)
 
     def meet_through(

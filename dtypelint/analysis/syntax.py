@@ -311,12 +311,14 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _child_fields(kind: type) -> tuple[str, ...]:
-    fields = tuple(
-        name
-        for name in kind._fields  # type: ignore[attr-defined]
-        if name not in _LEAF_FIELDS and not (kind is ast.Constant and name == "value")
-    )
-    _CHILD_FIELDS[kind] = fields
+    """A node type's fields that may hold child nodes, looked up once per type."""
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(
+            name
+            for name in kind._fields  # type: ignore[attr-defined]
+            if name not in _LEAF_FIELDS and not (kind is ast.Constant and name == "value")
+        )
     return fields
 
 
@@ -333,7 +335,7 @@ def walk(node: ast.AST) -> list[ast.AST]:
         current = found[index]
         index += 1
         kind = type(current)
-        fields = fields_of(kind)
+        fields = fields_of(kind)  # the lookup inlined: this loop is the analysis' hottest
         if fields is None:
             fields = _child_fields(kind)
         for name in fields:
@@ -405,8 +407,7 @@ def conditional_self_attrs(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[
 
 def _children(node: ast.AST) -> Iterator[ast.AST]:
     """`ast.iter_child_nodes` without the operator and context singletons (see `walk`)."""
-    kind = type(node)
-    for name in _CHILD_FIELDS.get(kind) or _child_fields(kind):
+    for name in _child_fields(type(node)):
         child = getattr(node, name, None)
         if type(child) is list:
             yield from (item for item in child if isinstance(item, _AST))
@@ -488,7 +489,7 @@ def attribute_pairs(node: ast.Assign) -> list[tuple[ast.Attribute, ast.expr]]:
 
 
 def bound_arguments(
-    node: ast.Call, params: list[str], args: list[tuple[ast.expr, T]]
+    node: ast.Call, params: Sequence[str], args: list[tuple[ast.expr, T]]
 ) -> dict[str, tuple[ast.expr, T]]:
     """Each parameter a call's arguments bind (`args`: the call's positional then keyword
     arguments, each with what it evaluated to); none where a `*args` hides the positions."""

@@ -15,7 +15,7 @@ that need another re-walk a unit or two (a helper and its callers), not the whol
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -212,19 +212,9 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
         camera_args, act_args = tables.camera_args, tables.act_args
         # A parameter some caller passes a list or a number (`transform([1, 1], ...)`) is no
         # tensor on that path: no caller makes it a camera or an activation.
-        data = tables.data_args
-        forced = {
-            key: frozenset(names - act_args.get(key, set()) - data.get(key, set()))
-            for key, names in camera_args.items()
-            if names - act_args.get(key, set()) - data.get(key, set())
-        }
+        forced = _without(camera_args, act_args, tables.data_args)
         # Callers passing activations matter only where the parameter was not a tensor.
-        acts = {
-            key: frozenset(names - camera_args.get(key, set()) - roles.get(key, set()))
-            - data.get(key, set())
-            for key, names in act_args.items()
-            if names - camera_args.get(key, set()) - roles.get(key, set()) - data.get(key, set())
-        }
+        acts = _without(act_args, camera_args, roles, tables.data_args)
         acts = {
             key: names | module.forced_acts.get(key, frozenset()) for key, names in acts.items()
         }
@@ -251,3 +241,15 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
         module.summaries = summaries
         module.forced_cameras = forced
         module.forced_acts = merged_acts
+
+
+def _without(
+    table: dict[int, set[str]], *excluded: Mapping[int, set[str]]
+) -> dict[int, frozenset[str]]:
+    """Each function's names in `table` less those `excluded` has for it; empty ones dropped."""
+    kept: dict[int, frozenset[str]] = {}
+    for key, names in table.items():
+        left = frozenset(names.difference(*(other.get(key, ()) for other in excluded)))
+        if left:
+            kept[key] = left
+    return kept

@@ -390,22 +390,30 @@ def context_rows(diagnostic: Diagnostic) -> range:
     return range(first, diagnostic.end_location.row + CONTEXT_ROWS + 1)
 
 
-def _shown_rows(diagnostic: Diagnostic) -> Iterator[int]:
-    """`context_rows`, and the rows around the fix's edits (the text report previews the fix)."""
-    yield from context_rows(diagnostic)
-    for edit in diagnostic.fix.edits if diagnostic.fix is not None else ():
-        first = max(1, edit.location.row - CONTEXT_ROWS)
-        yield from range(first, edit.end_location.row + CONTEXT_ROWS + 1)
+def _shown_rows(diagnostics: list[Diagnostic]) -> set[int]:
+    """Each finding's `context_rows`, and the rows around its fix's edits (the text report
+    previews the fix)."""
+    shown: set[int] = set()
+    for diagnostic in diagnostics:
+        shown.update(context_rows(diagnostic))
+        for edit in diagnostic.fix.edits if diagnostic.fix is not None else ():
+            first = max(1, edit.location.row - CONTEXT_ROWS)
+            shown.update(range(first, edit.end_location.row + CONTEXT_ROWS + 1))
+    return shown
 
 
 def _with_lines(outcome: FileOutcome, text: str | None) -> FileOutcome:
     if text is not None and outcome.diagnostics:
-        source = SourceText(text)
-        rows = len(source.line_starts)
+        starts = SourceText(text).line_starts
+        rows = len(starts)
         outcome.line_count = rows
         # rows first: a finding's context and its fix's overlap (fetched once, not twice)
-        shown = {row for diagnostic in outcome.diagnostics for row in _shown_rows(diagnostic)}
-        outcome.lines = {row: source.line(row) for row in sorted(shown) if row <= rows}
+        ends = [*starts[1:], len(text)]
+        outcome.lines = {
+            row: text[starts[row - 1] : ends[row - 1]].rstrip("\r\n")
+            for row in sorted(_shown_rows(outcome.diagnostics))
+            if row <= rows
+        }
     return outcome
 
 

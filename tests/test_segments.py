@@ -245,3 +245,41 @@ def test_a_range_of_segments_starting_inside_a_string_is_redone_from_the_right_p
     assert redone, "no range started inside the string: the test no longer tests the redo"
     assert parts.fixed_source == whole.fixed_source
     assert parts.fixed == whole.fixed and parts.diagnostics == whole.diagnostics
+
+
+#: A NumPy table made a tensor: DTL004, whose fix is unsafe, so a safe `--fix` leaves it.
+FROM_NUMPY = """
+
+def weighted_{i}(x: torch.Tensor) -> torch.Tensor:
+    weights = torch.from_numpy(np.ones(3))
+    return x * weights
+"""
+
+
+@pytest.mark.usefixtures("small_segments")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_findings_left_after_fixes_that_add_rows_are_at_their_rows_in_the_fixed_source(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rule's fix adds a line today, so a stand-in fixer adds one blank line before each
+    segment it fixes: every range's findings must then move down by the rows added before it."""
+    monkeypatch.setattr(segments, "SEGMENTS_PER_JOB", 2)
+    fixed_segment = segments._fixed_segment
+
+    def adding_a_row(body: str, suffix: str, found: list, *rest: object) -> tuple:
+        new_body, remaining, applied, warnings = fixed_segment(body, suffix, found, *rest)
+        if new_body is body:
+            return new_body, remaining, applied, warnings
+        return "\n" + new_body, [segments.shifted(d, 1) for d in remaining], applied, warnings
+
+    monkeypatch.setattr(segments, "_fixed_segment", adding_a_row)
+    parts = [HEADER, "import numpy as np\n"]
+    parts += [FUNCTION.format(i=i) + FROM_NUMPY.format(i=i) for i in range(12)]
+    text = "".join(parts)
+    result = outcome(text, segmented=True, fix=True, jobs=jobs)
+    assert result.fixed_source is not None and result.fixed_source.count("dtype=points.dtype") == 12
+    assert [d.code for d in result.diagnostics] == ["DTL004"] * 12
+    fixed_lines = result.fixed_source.splitlines()
+    for diagnostic in result.diagnostics:
+        line = fixed_lines[diagnostic.location.row - 1]
+        assert line[diagnostic.location.column - 1 :].startswith("torch.from_numpy(np.ones(3))")

@@ -317,8 +317,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             for item in (value.items if value.items is not None else (value,))
         ]
         items = self._tuple_roles()
-        meetings["passes"] = returned_parameter(self.node, self.returns, meetings["params"])
-        meetings |= given_back(self.node, returned, meetings["params"])
+        nodes = self.module.scan(self.node).nodes  # the function's walk, shared
+        meetings["passes"] = returned_parameter(self.node, nodes, self.returns, meetings["params"])
+        meetings |= given_back(self.node, nodes, returned, meetings["params"])
         if not returned or any(value.is_act for value in returned):
             return Summary(items=items, **meetings)
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)

@@ -17,7 +17,7 @@ import ast
 from collections.abc import Sequence
 from typing import Any
 
-from dtypelint.analysis.syntax import last_name, walk, zero_element_shape
+from dtypelint.analysis.syntax import last_name, zero_element_shape
 from dtypelint.analysis.values import (
     ACT,
     BINDING,
@@ -26,6 +26,7 @@ from dtypelint.analysis.values import (
     FIXED,
     INT,
     ZERO_DIM,
+    FactoryCall,
     Value,
     bound_on_every_path,
     union_all,
@@ -47,10 +48,14 @@ SHAPE_FUNCTIONS = frozenset(
 
 
 def returned_parameter(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, returns: Sequence[Value], params: Sequence[str]
+    func: ast.FunctionDef | ast.AsyncFunctionDef,
+    nodes: list[ast.AST],
+    returns: Sequence[Value],
+    params: Sequence[str],
 ) -> str | None:
     """The parameter every return of `func` gives back reshaped (`Summary.passes`), if any.
-    `returns`: what the function's walk found its returns hold (one parameter's provenance)."""
+    `returns`: what the function's walk found its returns hold (one parameter's provenance);
+    `nodes`: the function's nodes (syntax.walk)."""
     derived = {value.params for value in returns}
     if len(derived) != 1 or any(value.items is not None for value in returns):
         return None
@@ -58,16 +63,17 @@ def returned_parameter(
     if len(origins) != 1:
         return None
     (param,) = origins
-    return param if param in params and passed_parameter(func, param) else None
+    return param if param in params and passed_parameter(func, nodes, param) else None
 
 
-def passed_parameter(func: ast.FunctionDef | ast.AsyncFunctionDef, param: str) -> bool:
+def passed_parameter(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], param: str
+) -> bool:
     """Whether every `return` of `func` gives back parameter `param` through shape operations
     only (through local names, each assigned only such values)."""
     assigned: dict[str, list[ast.expr | None]] = {}
     simple_targets: set[int] = set()
     returns: list[ast.expr | None] = []
-    nodes = walk(func)
     for node in nodes:
         if node is not func and isinstance(
             node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -136,7 +142,7 @@ def fresh_factory(returns: Sequence[Value]) -> str | None:
         records = [r for r in value.factories if r.origin == "factory" and not r.integer]
         if not records or len(records) != len(value.factories):
             return None
-        if all(r.factory in SIZED_FACTORIES and zero_element_shape(r.node) for r in records):
+        if all(empty_placeholder(r) for r in records):
             return None  # yolov5's NMS: `[torch.zeros((0, 6))] * bs`, replaced per detection
         if any(record.meets for record in records):
             return None  # it meets activations in the helper: reported (and fixed) there
@@ -160,14 +166,14 @@ def kept_parameter(returned: Sequence[Value], params: Sequence[str]) -> str | No
 
 
 def chosen_parameters(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, params: Sequence[str]
+    func: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], params: Sequence[str]
 ) -> tuple[str, ...]:
     """The parameters one of which every `return` gives back as given (`Summary.chooses`):
     lucidrains' `default(val, d)`, `return val if exists(val) else (d() if callable(d) else d)`.
-    Two or more, none rebound in the body; otherwise ()."""
+    Two or more, none rebound in the body; otherwise (). `nodes`: the function's (syntax.walk)."""
     chosen: list[str] = []
     returns = 0
-    for node in walk(func):
+    for node in nodes:
         if node is not func and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return ()
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in params:
@@ -197,7 +203,10 @@ def _choices(node: ast.expr | None) -> list[str] | None:
 
 
 def given_back(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, returned: Sequence[Value], params: Sequence[str]
+    func: ast.FunctionDef | ast.AsyncFunctionDef,
+    nodes: list[ast.AST],
+    returned: Sequence[Value],
+    params: Sequence[str],
 ) -> dict[str, Any]:
     """A summary's `keeps` and `chooses`: which arguments' dtypes come back from a call."""
     # Walk the body for `chooses` only where every return comes from parameters, two or more in
@@ -207,8 +216,15 @@ def given_back(
     choice = derived and len({p for value in returned for p in value.params}) > 1
     return {
         "keeps": kept_parameter(returned, params),
-        "chooses": chosen_parameters(func, params) if choice else (),
+        "chooses": chosen_parameters(func, nodes, params) if choice else (),
     }
+
+
+def empty_placeholder(record: FactoryCall) -> bool:
+    """`torch.empty((0, 3))`, `torch.zeros(0)`: a tensor of sizes with a literal 0 among them.
+    A data or range factory's arguments are values, not sizes: `torch.tensor([0.0])` holds one
+    element and `torch.linspace(0, 1, n)` n of them."""
+    return record.factory in SIZED_FACTORIES and zero_element_shape(record.node)
 
 
 def mark_alternatives(values: Sequence[Value]) -> None:
@@ -220,7 +236,7 @@ def mark_alternatives(values: Sequence[Value]) -> None:
         for value in values:
             if value.tracked and not value.is_act:
                 for record in value.factories:
-                    if not zero_element_shape(record.node):
+                    if not empty_placeholder(record):
                         record.path_alternative = True
 
 

@@ -216,6 +216,8 @@ class FunctionScan:
         self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
         self.module: ModuleAnalysis | None = None
         self._geometry: set[str] | None = None
+        #: every node of the function (syntax.walk), kept for the other whole-function looks
+        self.nodes: list[ast.AST] = []
 
     @property
     def geometry(self) -> set[str]:
@@ -224,7 +226,7 @@ class FunctionScan:
         rotation or translation name asks (a second walk of the function)."""
         if self._geometry is None:
             assert self.function is not None and self.module is not None
-            self._geometry = geometry_names(self.function, self.module)
+            self._geometry = geometry_names(self.nodes, self.module)
         return self._geometry
 
     @classmethod
@@ -233,7 +235,8 @@ class FunctionScan:
     ) -> FunctionScan:
         usage = cls()
         taken_from: dict[str, ast.expr] = {}  # `img = batch["image"]`: img's use tells batch's kind
-        for node in walk(func):
+        usage.nodes = walk(func)
+        for node in usage.nodes:
             kind = type(node)
             if kind is ast.Attribute:
                 attr = node.attr  # type: ignore[attr-defined]
@@ -449,15 +452,13 @@ def weak_camera_name(name: str) -> bool:
     return name in WEAK_CAMERA_NAMES or name.split("_", 1)[0] in ("R", "t", "rot", "trans")
 
 
-def geometry_names(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleAnalysis
-) -> set[str]:
-    """Names a function uses as geometry (see `FunctionScan.geometry`), in one walk."""
+def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
+    """Names a function uses as geometry (see `FunctionScan.geometry`), from its `nodes`."""
     direct: set[str] = set()
     products: set[str] = set()  # locals assigned a matmul result
     built_from: dict[str, set[str]] = {}
     added: list[tuple[ast.AST, ast.AST]] = []  # (side, other) of `a + b` / `a - b`
-    for node in walk(func):
+    for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):

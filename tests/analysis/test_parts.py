@@ -10,6 +10,7 @@ from dtypelint.analysis import ModuleAnalysis
 from dtypelint.analysis.roles import annotation_kind, annotation_optional, geometry_names
 from dtypelint.analysis.scope import file_in_scope
 from dtypelint.analysis.summaries import ProjectContext, module_name_for, resolve_relative
+from dtypelint.analysis.syntax import walk
 from dtypelint.analysis.values import (
     ACT,
     CAMERA,
@@ -103,7 +104,7 @@ def test_geometry_names_are_matmul_operands_and_what_they_are_built_from() -> No
     """)
     ).body[0]
     module = analyze("import torch\n")
-    assert geometry_names(func, module) == {"K", "Rt", "R", "t", "x", "rot", "feats"}
+    assert geometry_names(walk(func), module) == {"K", "Rt", "R", "t", "x", "rot", "feats"}
 
 
 # -- scope ------------------------------------------------------------------------------------

@@ -499,3 +499,28 @@ def test_a_helper_choosing_among_its_arguments_gives_either() -> None:
     )
     assert one_return != code
     assert findings(one_return) == [("DTL001", 16, 32), ("DTL001", 18, 15)]
+
+
+def test_a_data_or_range_factory_with_a_literal_zero_is_no_empty_placeholder() -> None:
+    """`torch.zeros((0, 3))` is an empty placeholder (no values to promote), but a 0 among a
+    data or range factory's arguments is a value: `torch.linspace(0, 1, n)` holds n of them."""
+    code = """
+        import torch
+
+        def default(val, d):
+            return val if val is not None else d
+
+        def shifted(x: torch.Tensor, offsets: torch.Tensor | None = None) -> torch.Tensor:
+            offsets = default(offsets, torch.linspace(0, 1, x.shape[-1], device=x.device))
+            return x + offsets
+
+        def biased(x: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
+            bias = default(bias, torch.tensor([0.0, 0.5], device=x.device))
+            return x + bias
+
+        def padded(x: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
+            rows = default(rows, torch.zeros((0, 2), device=x.device))
+            return torch.cat([x, rows])
+    """
+    assert findings(code) == [("DTL001", 7, 32), ("DTL001", 11, 26)]
+    assert "torch.linspace(0, 1, x.shape[-1], device=x.device, dtype=x.dtype)" in fixed(code)

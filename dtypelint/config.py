@@ -326,6 +326,35 @@ def relative_parts(path: str | PurePath, root: Path | None) -> tuple[str, ...]:
         return pure.parts if not pure.is_absolute() else absolute.parts[1:]
 
 
+#: What marks a project's top folder where no configuration file does.
+_PROJECT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+
+
+def project_parts(path: str | PurePath, root: Path | None) -> tuple[str, ...]:
+    """`path`'s folders and name within its project: below `root` (the configuration's), else
+    below the nearest folder above it that holds a project marker, else `relative_parts`.
+    The folders above a project are none of its own: a checkout in `~/data/` is no data code."""
+    pure = Path(path)
+    absolute = pure if pure.is_absolute() else Path.cwd() / pure
+    if root is not None:
+        try:
+            return absolute.relative_to(root).parts
+        except ValueError:
+            pass
+    top = _marked_top(absolute.parent)
+    if top is not None:
+        return absolute.relative_to(top).parts
+    return relative_parts(path, root)
+
+
+@lru_cache(maxsize=1024)
+def _marked_top(folder: Path) -> Path | None:
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in _PROJECT_MARKERS):
+            return candidate
+    return None
+
+
 # ---------------------------------------------------------------------------------------------
 # Reading settings
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dtypelint.config import Config
+from dtypelint.config import Config, project_parts
 from dtypelint.diagnostics import Diagnostic, Location
 from dtypelint.files import DEFAULT_MAX_FILE_SIZE, read_bytes
 from dtypelint.rules import (
@@ -278,7 +278,15 @@ def run_rules(
     from dtypelint.analysis import ModuleAnalysis
 
     try:
-        module = ModuleAnalysis(tree, source, filename, config.camera_names, config.scope, project)
+        module = ModuleAnalysis(
+            tree,
+            source,
+            filename,
+            config.camera_names,
+            config.scope,
+            project,
+            scope_path=_scope_path(filename, config),
+        )
     except (Exception, RecursionError) as exc:  # one file's analysis must not sink the run
         raise RuleError(f"{filename}: internal error in the analysis: {exc!r}") from exc
     found: list[Diagnostic] = []
@@ -295,6 +303,11 @@ def run_rules(
     found = _without_unfixable(found, config.unfixable_codes(names))
     found.sort(key=Diagnostic.sort_key)
     return found
+
+
+def _scope_path(filename: str, config: Config) -> str:
+    """The path the scope rules read folders from: the file's, within its project."""
+    return "/".join(project_parts(filename, config.project_root))
 
 
 def _without_unfixable(found: list[Diagnostic], unfixable: frozenset[str]) -> list[Diagnostic]:

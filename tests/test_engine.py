@@ -359,10 +359,12 @@ def test_an_analysis_error_in_one_file_does_not_sink_the_others(
 
     real = dtypelint.analysis.ModuleAnalysis
 
-    def analysis(tree: object, source: SourceText, filename: str, *args: object) -> object:
+    def analysis(
+        tree: object, source: SourceText, filename: str, *args: object, **kwargs: object
+    ) -> object:
         if filename.endswith("deep.py"):
             raise RecursionError("maximum recursion depth exceeded")
-        return real(tree, source, filename, *args)
+        return real(tree, source, filename, *args, **kwargs)
 
     monkeypatch.setattr(dtypelint.analysis, "ModuleAnalysis", analysis)
     crashed = outcomes()

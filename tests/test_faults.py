@@ -168,10 +168,12 @@ def _failing_analysis(monkeypatch: pytest.MonkeyPatch, name: str, error: BaseExc
 
     real = dtypelint.analysis.ModuleAnalysis
 
-    def analysis(tree: object, source: object, filename: str, *args: object) -> object:
+    def analysis(
+        tree: object, source: object, filename: str, *args: object, **kwargs: object
+    ) -> object:
         if filename.endswith(name):
             raise error
-        return real(tree, source, filename, *args)
+        return real(tree, source, filename, *args, **kwargs)
 
     monkeypatch.setattr(dtypelint.analysis, "ModuleAnalysis", analysis)
 
@@ -215,10 +217,12 @@ def test_a_worker_killed_on_one_file_loses_nothing_else(
 
     real = dtypelint.analysis.ModuleAnalysis
 
-    def analysis(tree: object, source: object, filename: str, *args: object) -> object:
+    def analysis(
+        tree: object, source: object, filename: str, *args: object, **kwargs: object
+    ) -> object:
         if filename.endswith("m07.py") and os.getpid() != main_process:
             os.kill(os.getpid(), signal.SIGKILL)
-        return real(tree, source, filename, *args)
+        return real(tree, source, filename, *args, **kwargs)
 
     monkeypatch.setattr(dtypelint.analysis, "ModuleAnalysis", analysis)
     monkeypatch.setattr(dtypelint.scheduling, "POOL_MIN_BYTES", 0)  # small files, still a pool

@@ -39,7 +39,6 @@ from dtypelint.analysis.values import (
     FixedCast,
     Summary,
     Value,
-    join,
     options_value,
     summary_item_value,
     union_all,
@@ -232,9 +231,9 @@ class CallEvaluation:
             )
         ]
         self.meet([*positional, (None, Value(ACT))], node, "module")
-        fixed = [v for _, v in positional if v.flags & FIXED and not v.is_act]
-        if fixed:  # an upcast input promotes the module's computation: the output keeps it
-            return join(fixed)
+        # An upcast input does not make the output float32: under autocast the module's layers
+        # run in the low dtype, and without it a float32 input to bf16 weights raises at the
+        # call (crossformer's `self.dpb(rel_pos.float())`, whose output is the run's dtype).
         return Value(ACT)
 
     def self_method_call(self, node: ast.Call, name: str) -> Value:

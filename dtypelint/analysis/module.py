@@ -59,12 +59,16 @@ class ModuleAnalysis:
         camera_names: Iterable[str] = DEFAULT_CAMERA_NAMES,
         scope: str = DEFAULT_SCOPE,
         project: ProjectContext | None = None,
+        scope_path: str | None = None,
     ) -> None:
+        """`scope_path`: the file's path within its project, whose folders tell the scope
+        (`tests/`, `data/`); `filename` by default."""
         self.tree = tree
         self.scope = scope
         self.project = project if project is not None else ProjectContext()
         self.source = source
         self.filename = filename
+        self.scope_path = scope_path or filename
         self.camera_names = CameraNames(camera_names)
         self.aliases: dict[str, str] = {}
         self._scans: dict[int, FunctionScan] = {}
@@ -556,7 +560,7 @@ class ModuleAnalysis:
         self.attribute_records: Journal[tuple[str, str], FactoryCall] = Journal()
         self.new_summaries: Journal[int, Summary] = Journal()
         walk_to_fixed_point(self)
-        assign_scope(self.functions, self.classes, self.filename, self.scope)
+        assign_scope(self.functions, self.classes, self.scope_path, self.scope)
         self.project.exports = self.exported_summaries()
         self.project.reexports = self.package_reexports()
 

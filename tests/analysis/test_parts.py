@@ -6,6 +6,7 @@ import ast
 import textwrap
 from pathlib import Path
 
+import dtypelint
 from dtypelint.analysis import ModuleAnalysis
 from dtypelint.analysis.roles import annotation_kind, annotation_optional, geometry_names
 from dtypelint.analysis.scope import file_in_scope
@@ -27,6 +28,7 @@ from dtypelint.analysis.values import (
     union,
 )
 from dtypelint.analysis.vocabulary import DEFAULT_CAMERA_NAMES, CameraNames
+from dtypelint.config import Config
 from dtypelint.source import SourceText
 
 
@@ -327,3 +329,32 @@ def test_narrowing_on_none_tests() -> None:
     """)
     (record,) = module.factory_calls
     assert "feats" in record.bound_act_names  # narrowed: not None after the early return
+
+
+MODEL_WITH_A_HAZARD = """\
+import torch
+
+
+def shifted(x: torch.Tensor) -> torch.Tensor:
+    return x + torch.linspace(0.5, 1, x.shape[-1], device=x.device)
+"""
+
+
+def test_the_folders_above_a_project_are_none_of_its_scope(tmp_path: Path) -> None:
+    """A checkout in `~/data/proj` is model code: only the project's own `data/`, `tests/`
+    folders say a file never runs in low precision. The project is the configuration's root,
+    else the nearest folder above holding .git, pyproject.toml, setup.py or setup.cfg."""
+    project = tmp_path / "data" / "proj"
+    (project / "pkg" / "data").mkdir(parents=True)
+    model, loader = project / "pkg" / "model.py", project / "pkg" / "data" / "loader.py"
+    for path in (model, loader):
+        path.write_text(MODEL_WITH_A_HAZARD)
+
+    def codes(path: Path, config: Config) -> list[str]:
+        return [d.code for d in dtypelint.lint_source(path.read_text(), str(path), config)]
+
+    assert codes(model, Config(project_root=project)) == ["DTL001"]
+    assert codes(loader, Config(project_root=project)) == []
+    (project / "setup.py").write_text("")  # no configuration: the marker finds the project
+    assert codes(model, Config()) == ["DTL001"]
+    assert codes(loader, Config()) == []

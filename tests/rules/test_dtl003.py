@@ -164,3 +164,29 @@ def test_an_upcast_meeting_only_module_parameters_is_deliberate() -> None:
             return torch.einsum("bd,dn->bn", x.float(), self.A_log)
     """
     assert findings(code) == []
+
+
+def test_a_submodule_given_an_upcast_input_returns_the_runs_dtype() -> None:
+    """vit-pytorch's CrossFormer: `self.dpb(rel_pos.float())` feeds float32 positions to a
+    bias MLP. Under autocast its Linear layers run in bf16; without autocast the call itself
+    raises. Either way its output is not a float32 cast, so the attention after it is not one."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Bias(nn.Module):
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.dpb = nn.Sequential(nn.Linear(2, dim), nn.ReLU(), nn.Linear(dim, 1))
+
+            def forward(self, sim: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+                pos = torch.arange(-3, 4, device=sim.device)
+                rel_pos = torch.stack(torch.meshgrid(pos, pos, indexing="ij")).flatten(1).t()
+                biases = self.dpb(rel_pos.float())
+                attn = (sim + biases.squeeze(-1)).softmax(dim=-1)
+                return torch.einsum("i j, j d -> i d", attn, v)
+    """
+    assert findings(code) == []
+    # the same cast written on the attention itself is still the seed's hazard
+    cast_here = code.replace(".softmax(dim=-1)", ".softmax(dim=-1).float()")
+    assert findings(cast_here) == [("DTL003", 14, 48)]

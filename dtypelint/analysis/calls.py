@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from dtypelint.analysis.passthrough import alternatives
+from dtypelint.analysis.passthrough import alternatives, camera_returned
 from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
 from dtypelint.analysis.syntax import (
     bound_arguments,
@@ -320,7 +320,7 @@ class CallEvaluation:
             if kept.factories and not kept.flags & (ACT | FIXED):  # its dtype, still float32
                 return Value(kept.flags & ~(SEQUENCE | ONE_DIM), factories=kept.factories)
         if summary is not None and summary.cameras:
-            return Value(CAMERA, cameras=(f"{name}(...)",))
+            return camera_returned(summary, name, received, self._camera_parameter)
         if summary is not None and summary.fixed:
             return Value(FIXED)  # cast to a fixed dtype inside: float32 by design
         if summary is not None and summary.fresh:
@@ -337,6 +337,11 @@ class CallEvaluation:
                 items=tuple(summary_item_value(role, name, result) for role in summary.items),
             )
         return self.unknown_call(args, node, derived=not name.startswith("self."))
+
+    def _camera_parameter(self, node: ast.expr) -> bool:
+        """A parameter of this function with a camera name, a weak one (`trans_12`) too."""
+        names = self.module.camera_names
+        return isinstance(node, ast.Name) and node.id in self.param_names and names.matches(node.id)
 
     def project_call(self, node: ast.Call, qualname: str) -> Value:
         """A call of a function imported from another module of the project."""

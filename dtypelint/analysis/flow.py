@@ -323,6 +323,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         if not returned or any(value.is_act for value in returned):
             return Summary(items=items, **meetings)
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
+        from_params = set(cameras) <= set(names)  # cameras by the parameters' names alone
+        meetings["camera_params"] = tuple(dict.fromkeys(cameras)) if from_params else ()
         numpy = any(record.numpy_data for value in returned for record in value.factories)
         meetings["fresh"] = fresh_factory(self.returns)
         masks = (r.additive_mask for value in returned for r in value.factories)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator, Sequence
 
-from dtypelint.analysis.roles import FunctionScan, annotation_kind
+from dtypelint.analysis.roles import FunctionScan, annotation_kind, injected_module
 from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_class_name
 from dtypelint.analysis.summaries import ProjectContext, resolve_relative
 from dtypelint.analysis.syntax import (
@@ -320,6 +320,10 @@ class ModuleAnalysis:
                 if qualname.startswith("torch.nn.") and last in WEIGHTLESS_MODULES:
                     info.weightless.add(attr)
                 return
+        init = info.method_nodes.get("__init__") if method == "__init__" else None
+        if isinstance(value, ast.Name) and injected_module(init, value.id):
+            info.submodules.add(attr)  # `self.model = model`: an injected network
+            return
         if method == "__init__" or attr not in info.plain_attrs:
             info.plain_attrs.setdefault(attr, value)
 

@@ -14,7 +14,7 @@ through them unchanged. Arithmetic, casts, and anything mixed with another value
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dtypelint.analysis.syntax import last_name, zero_element_shape
@@ -27,8 +27,10 @@ from dtypelint.analysis.values import (
     INT,
     ZERO_DIM,
     FactoryCall,
+    Summary,
     Value,
     bound_on_every_path,
+    join,
     union_all,
 )
 
@@ -246,3 +248,19 @@ def alternatives(chosen: Sequence[Value]) -> Value:
     either = union_all(chosen)
     # `default(gate, sim[:, 0])` is never None when one choice never is: that is its purpose
     return bound_on_every_path(either) if any(not v.flags & BINDING for v in chosen) else either
+
+
+def camera_returned(
+    summary: Summary,
+    name: str,
+    received: dict[str, tuple[ast.expr, Value]],
+    camera_parameter: Callable[[ast.expr], bool],
+) -> Value:
+    """The value of a call whose summary returns a camera. Where that camera comes from the
+    callee's parameters alone (`inverse_transformation(trans_12)`), their names were a hint:
+    activations given for them (`inverse_transformation(ref_pose_base)`) come back as one."""
+    given = [received[p] for p in summary.camera_params if p in received]
+    hinted = any(value.is_camera or camera_parameter(arg) for arg, value in given)
+    if given and not hinted and all(value.is_act for _, value in given):
+        return join(value for _, value in given)
+    return Value(CAMERA, cameras=(f"{name}(...)",))

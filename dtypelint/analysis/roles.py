@@ -163,6 +163,19 @@ def non_tensor_name(name: str) -> str | None:
     return "config" if last in _CONFIG_WORDS else None
 
 
+def injected_module(init: ast.FunctionDef | ast.AsyncFunctionDef | None, name: str) -> bool:
+    """Whether `name` is a parameter of `init` that holds a network, by its annotation or its
+    name (`def __init__(self, model: dict | Module)`): `self.model = model` registers it."""
+    args = init.args if init is not None else None
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs) if args else ():
+        if arg.arg == name:
+            kind = annotation_kind(arg.annotation)
+            return kind == "module" or (
+                kind in (None, "other") and non_tensor_name(name) == "module"
+            )
+    return False
+
+
 #: Last segments of compiled-extension modules (`from ._backend import _C`, `import
 #: selective_scan_cuda`, mmcv's `ext_module`).
 _EXTENSION_MODULES = ("_C", "_backend", "_ext", "ext_module")

@@ -545,6 +545,9 @@ class Summary:
     """What a function tells its callers (this file's, or the project's through imports)."""
 
     cameras: tuple[str, ...] = ()  # it returns a camera value
+    #: the parameters that camera comes from, when only from them (`invert(trans_12)`): the
+    #: name is the callee's hint; a caller giving them activations gets an activation back
+    camera_params: tuple[str, ...] = ()
     numpy: bool = False  # it returns a NumPy-made tensor
     fixed: bool = False  # it returns values cast to a fixed dtype (`make_grid(...).float()`)
     #: a tuple return, position by position: "camera", "numpy", "act" or None (unknown)

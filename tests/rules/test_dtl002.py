@@ -384,3 +384,32 @@ def test_a_batch_of_frames_split_per_head_with_einops() -> None:
         'einsum("b n d c, b n c r -> b n d r", q_point, rotations.to(q_point.dtype))'
         " + translations.to(q_point.dtype)"
     ) in fixed(code)
+
+
+def test_a_helper_named_for_cameras_gives_back_what_it_is_given() -> None:
+    """torchgeometry's `inverse_transformation(trans_12)` returns a camera by its parameter's
+    name: given a pose computed from the activations (`ref_pose_base`), it returns one of them,
+    and a product of two such poses is no finding. Given a camera, or a camera-named parameter
+    passed on, it is still one."""
+    code = """
+        import torch
+
+        def inverse_transformation(trans_12):
+            rmat = trans_12[..., :3, :3].transpose(-1, -2)
+            out = torch.zeros_like(trans_12)
+            out[..., :3, :3] = rmat
+            out[..., :3, 3:] = -rmat @ trans_12[..., :3, 3:]
+            return out
+
+        def relative_pose(pinhole_i: torch.Tensor, pinhole_ref: torch.Tensor) -> torch.Tensor:
+            i_pose_base = pinhole_i.view(-1, 4, 4) * 2
+            ref_pose_base = pinhole_ref.view(-1, 4, 4) * 2
+            return torch.matmul(i_pose_base, inverse_transformation(ref_pose_base))
+
+        def passed_on(points: torch.Tensor, trans_12: torch.Tensor) -> torch.Tensor:
+            return torch.matmul(points, inverse_transformation(trans_12))
+
+        def project(points: torch.Tensor, intrinsics: torch.Tensor) -> torch.Tensor:
+            return torch.matmul(points, inverse_transformation(intrinsics))
+    """
+    assert findings(code) == [("DTL002", 16, 33), ("DTL002", 19, 33)]

@@ -524,3 +524,29 @@ def test_a_data_or_range_factory_with_a_literal_zero_is_no_empty_placeholder() -
     """
     assert findings(code) == [("DTL001", 7, 32), ("DTL001", 11, 26)]
     assert "torch.linspace(0, 1, x.shape[-1], device=x.device, dtype=x.dtype)" in fixed(code)
+
+
+def test_a_network_given_to_the_constructor_is_a_submodule() -> None:
+    """rectified-flow's `RectifiedFlow(model: dict | Module)`: `self.model = model` registers
+    the network, so times made without dtype= and passed to it meet its weights. A callable
+    whose parameter says no network (`self.loss_fn = loss_fn`) is not one."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Flow(nn.Module):
+            def __init__(self, model, loss_fn=None):
+                super().__init__()
+                self.model = model
+                self.loss_fn = loss_fn
+
+            def forward(self, data: torch.Tensor) -> torch.Tensor:
+                times = torch.rand(data.shape[0], device=data.device)
+                pred = self.model(data, times=times)
+                return self.loss_fn(pred, torch.zeros(data.shape[0], device=data.device))
+    """
+    assert findings(code) == [("DTL001", 11, 17)]
+    assert "torch.rand(data.shape[0], device=data.device, dtype=data.dtype)" in fixed(code)
+    annotated = code.replace("def __init__(self, model, ", "def __init__(self, denoise: nn.Module, ")
+    annotated = annotated.replace("self.model = model", "self.model = denoise")
+    assert annotated != code and findings(annotated) == [("DTL001", 11, 17)]

@@ -251,7 +251,8 @@ class CallEvaluation:
             if name in MODULE_METHODS:
                 return EMPTY
             result = self.module_call(node, args)
-            return self._fixed_forward(cls.submodule_classes.get(name)) or result
+            self.layer_input_check(node, name, layer := cls.submodule_classes.get(name, ""), args)
+            return self._fixed_forward(layer) or result
         if name in ("to", "float", "half"):
             return EMPTY
         return self.unknown_call(args, node)
@@ -491,11 +492,12 @@ class CallEvaluation:
         target: tuple[ast.expr, Value] | None = kwargs.get("dtype")
         if target is None:
             for arg, value in args:
-                if value.flags & DEVICE or (
+                # a `dtype` parameter is a DEVICE value, but `.to(dtype)` casts (to the caller's)
+                spelled = last_name(arg)
+                if (value.flags & DEVICE and "dtype" not in (spelled or "").lower()) or (
                     isinstance(arg, ast.Constant) and isinstance(arg.value, str)
                 ):
                     continue
-                spelled = last_name(arg)
                 known = value.flags & (TENSORISH | DTYPE_OF_ACT | DTYPE_OF_FIXED) or value.tracked
                 if (
                     isinstance(arg, ast.Name)

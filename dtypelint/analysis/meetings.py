@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import last_name, names_in_order
+from dtypelint.analysis.syntax import kept_in_fp32, last_name, names_in_order
 from dtypelint.analysis.values import (
     BOOL,
     CAMERA_PRODUCT,
@@ -26,7 +26,7 @@ from dtypelint.analysis.values import (
     Value,
     join,
 )
-from dtypelint.analysis.vocabulary import MATMUL_METHODS
+from dtypelint.analysis.vocabulary import LAYERS_WITH_WEIGHT, MATMUL_METHODS, WEIGHTED_LAYERS
 
 if TYPE_CHECKING:
     pass
@@ -268,6 +268,51 @@ class MeetingRecorder:
                     fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
                 )
             )
+
+    def layer_input_check(
+        self, node: ast.Call, name: str, layer: str, args: list[tuple[ast.expr, Value]]
+    ) -> None:
+        """`self.fc(x.float())` with `self.fc = nn.Linear(...)`: the upcast input meets the
+        layer's weights, a matmul operand for DTL003 (`other_names`: the weight, where a layer
+        always has one)."""
+        kind = layer.rsplit(".", 1)[-1]
+        if not node.args or not layer.startswith("torch.nn.") or kind not in WEIGHTED_LAYERS:
+            return
+        first = args[0][1]
+        if not self.info.is_tensor_taking or first.is_act or not first.flags & FIXED:
+            return
+        if self._kept_in_fp32(name):
+            return
+        self.module.matmul_operands.append(
+            MatmulOperand(
+                operand=node.args[0],
+                value=first,
+                op_node=node,
+                op_name=f"self.{name}",
+                other_operand=node.func,
+                other_names=(f"self.{name}.weight",) if kind in LAYERS_WITH_WEIGHT else (),
+                function=self.info,
+                autocast=self.autocast_depth > 0 or self.info.autocast,
+                fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
+            )
+        )
+
+    def _kept_in_fp32(self, name: str) -> bool:
+        """`self.<name>` is a float32 layer by `_keep_in_fp32_modules` (a name in that list is
+        matched as a substring of the layer's path, as diffusers does): the layer's own name,
+        or the attribute of this file's class that holds the current one."""
+        kept = kept_in_fp32(self.module.tree)
+        if not kept:
+            return False
+        if any(word in name for word in kept):
+            return True
+        holders = [
+            attr
+            for info in self.module.classes.values()
+            for attr, held in info.submodule_classes.items()
+            if self.cls is not None and held == self.cls.name
+        ]
+        return any(word in attr for attr in holders for word in kept)
 
 
 def float_data_op(node: ast.AST) -> bool:

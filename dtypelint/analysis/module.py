@@ -17,6 +17,7 @@ from dtypelint.analysis.syntax import (
     constant_string,
     dotted_name,
     import_aliases,
+    is_false,
     is_int_constant,
     is_self_attribute,
     is_zero_dim_factory,
@@ -34,6 +35,7 @@ from dtypelint.analysis.values import (
     Value,
 )
 from dtypelint.analysis.vocabulary import (
+    AFFINE_OPTIONS,
     COMPLEX_DTYPES,
     COMPLEX_TORCH_FUNCS,
     DEFAULT_CAMERA_NAMES,
@@ -315,10 +317,12 @@ class ModuleAnalysis:
                 :1
             ].isupper():
                 info.submodules.add(attr)
-                if isinstance(func, ast.Name):
-                    info.submodule_classes.setdefault(attr, func.id)
-                if qualname.startswith("torch.nn.") and last in WEIGHTLESS_MODULES:
-                    info.weightless.add(attr)
+                if qualname.startswith("torch.nn.") or isinstance(func, ast.Name):
+                    torch_layer = qualname.startswith("torch.nn.")
+                    info.submodule_classes.setdefault(attr, qualname if torch_layer else func.id)
+                plain = any(k.arg in AFFINE_OPTIONS and is_false(k.value) for k in value.keywords)
+                if qualname.startswith("torch.nn.") and (last in WEIGHTLESS_MODULES or plain):
+                    info.weightless.add(attr)  # `nn.LayerNorm(d, elementwise_affine=False)` too
                 return
         init = info.method_nodes.get("__init__") if method == "__init__" else None
         if isinstance(value, ast.Name) and injected_module(init, value.id):

@@ -509,3 +509,21 @@ def is_main_guard(stmt: ast.stmt) -> bool:
     names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
     mains = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
     return len(sides) == 2 and isinstance(test.ops[0], ast.Eq) and bool(names) and bool(mains)
+
+
+def kept_in_fp32(tree: ast.Module) -> tuple[str, ...]:
+    """The names in a class's `_keep_in_fp32_modules = [...]` (transformers' and diffusers'
+    convention): submodules whose qualified name contains one stay float32 when the model is
+    loaded in bf16, and their inputs are cast to float32 on purpose."""
+    names: list[str] = []
+    for cls in (stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)):
+        for stmt in cls.body:
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
+            if isinstance(target, ast.Name) and target.id == "_keep_in_fp32_modules":
+                elts = getattr(stmt.value, "elts", [])  # type: ignore[union-attr]
+                names += [e.value for e in elts if isinstance(e, ast.Constant) and e.value]
+    return tuple(n for n in names if isinstance(n, str))
+
+
+def is_false(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False

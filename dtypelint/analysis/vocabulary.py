@@ -502,6 +502,19 @@ WEIGHTLESS_MODULES = frozenset(
      "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d",
      "PixelShuffle", "PixelUnshuffle", "LeakyReLU", "ELU", "Mish", "Hardswish", "Softplus"}
 )  # fmt: skip
+#: torch.nn layers whose weights the model's `.to(bfloat16)` converts: an input upcast to float32
+#: raises there (`mat1 and mat2 must have the same dtype`), or runs low under autocast anyway.
+WEIGHTED_LAYERS = frozenset(
+    {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+     "ConvTranspose3d", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}
+)  # fmt: skip
+#: The options that build a norm layer without weights (`nn.LayerNorm(d, elementwise_affine=False)`).
+AFFINE_OPTIONS = frozenset({"elementwise_affine", "affine"})
+#: Of those, the ones that always have a `.weight` (a norm layer's may be None).
+LAYERS_WITH_WEIGHT = frozenset(
+    {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+     "ConvTranspose3d"}
+)  # fmt: skip
 #: Parameter annotations that make a parameter a tensor / a scalar.
 TENSOR_ANNOTATIONS = frozenset({"Tensor", "FloatTensor", "LongTensor"})
 SCALAR_ANNOTATIONS = frozenset(

@@ -31,6 +31,7 @@ class OneSidedCast(Rule):
 
     def check(self, module: ModuleAnalysis) -> Iterator[Diagnostic]:
         seen: set[int] = set()
+        reported_casts: set[int] = set()
         for operand in module.matmul_operands:
             value = operand.value
             if value.is_camera or not value.flags & FIXED or not value.fixed:
@@ -42,6 +43,7 @@ class OneSidedCast(Rule):
             upcast = all(cast.dtype in ("float32", "float64") for cast in value.fixed)
             if (
                 upcast
+                and not _layer_call(operand)
                 and operand.other_names
                 and all(n.startswith("self.") for n in operand.other_names)
             ):
@@ -53,7 +55,11 @@ class OneSidedCast(Rule):
                 # `einsum("bdl,dn->bdln", delta.float(), A)` sums over nothing: it promotes to
                 # the float32 the author asked for instead of raising (SSM scans upcast on purpose).
                 continue
+            casts = {id(cast.node) for cast in value.fixed}
+            if _layer_call(operand) and casts & reported_casts:
+                continue  # a product of the reported cast, given on to a layer: one hazard
             seen.add(id(operand.operand))
+            reported_casts |= casts
             yield self.report(module, operand)
 
     def report(self, module: ModuleAnalysis, operand: MatmulOperand) -> Diagnostic:
@@ -66,6 +72,11 @@ class OneSidedCast(Rule):
             f"'{text}' is cast to {cast.dtype} ({_cast_text(module, cast)}) but meets {where}"
             f" in {op_name}, which has the run's dtype"
         )
+        if _layer_call(operand):  # `self.fc(x.float())`: the layer's weights are the other side
+            message = (
+                f"'{text}' is cast to {cast.dtype} ({_cast_text(module, cast)}) but is given to"
+                f" {op_name}, whose weights have the run's dtype (without autocast the call raises)"
+            )
         if other is None:
             return self.diagnostic(module, operand.operand, message)
         message += f"; cast to {other}.dtype instead"
@@ -82,6 +93,11 @@ class OneSidedCast(Rule):
                 f"Cast with `.to({other}.dtype)`", [_replace_cast(module, cast, other)], safe=True
             )
         return self.diagnostic(module, operand.operand, message, fix)
+
+
+def _layer_call(operand: MatmulOperand) -> bool:
+    """The operand is the input of a torch.nn layer (`self.fc(x.float())`), not of a matmul."""
+    return isinstance(operand.op_node, ast.Call) and operand.other_operand is operand.op_node.func
 
 
 def _broadcast_einsum(node: ast.AST) -> bool:

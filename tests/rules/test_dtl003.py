@@ -190,3 +190,77 @@ def test_a_submodule_given_an_upcast_input_returns_the_runs_dtype() -> None:
     # the same cast written on the attention itself is still the seed's hazard
     cast_here = code.replace(".softmax(dim=-1)", ".softmax(dim=-1).float()")
     assert findings(cast_here) == [("DTL003", 14, 48)]
+
+
+def test_an_upcast_input_to_a_torch_layer_meets_its_weights() -> None:
+    """`self.proj(x.float())` with `self.proj = nn.Linear(...)`: model.to(bfloat16) converts the
+    weights, and the call raises `mat1 and mat2 must have the same dtype` (mmocr's edge
+    embedding, guided diffusion's `linear_t(t.float())`). The fix casts to the weight's dtype,
+    which a Linear or Conv always has; a norm layer's may be None, so it has no fix. Under
+    autocast, and into a weightless layer, nothing is reported."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Head(nn.Module):
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.proj = nn.Linear(dim, dim)
+                self.norm = nn.LayerNorm(dim)
+                self.act = nn.GELU()
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                h = self.proj(x.float())
+                with torch.autocast("cuda", dtype=torch.bfloat16):
+                    g = self.proj(x.float())
+                return self.norm(h.float()) + self.act(x.float()) + g
+    """
+    assert findings(code) == [("DTL003", 12, 23), ("DTL003", 15, 26)]
+    assert messages(code)[0] == (
+        "'x.float()' is cast to float32 (.float()) but is given to `self.proj`, whose weights"
+        " have the run's dtype (without autocast the call raises); cast to self.proj.weight.dtype"
+        " instead"
+    )
+    assert "h = self.proj(x.to(self.proj.weight.dtype))" in fixed(code)
+    assert "self.norm(h.float())" in fixed(code)
+
+
+def test_layers_without_weights_or_kept_in_float32_take_upcast_inputs() -> None:
+    """diffusers' Kandinsky: `nn.LayerNorm(d, elementwise_affine=False)` has no weights, and the
+    layers `_keep_in_fp32_modules` names (matched inside the layer's path, as diffusers does:
+    `time_embeddings.in_layer`) stay float32 in a bf16 model, so their float32 inputs are right."""
+    code = """
+        import torch
+        from torch import nn
+
+        class TimeEmbeddings(nn.Module):
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.in_layer = nn.Linear(dim, dim)
+
+            def forward(self, time: torch.Tensor) -> torch.Tensor:
+                return self.in_layer(time.to(torch.float32))
+
+        class Block(nn.Module):
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.norm = nn.LayerNorm(dim, elementwise_affine=False)
+                self.modulation = nn.Linear(dim, dim)
+
+            def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+                return self.norm(x.float()).type_as(x) + self.modulation(t.float())
+
+        class Transformer(nn.Module):
+            _keep_in_fp32_modules = ["time_embeddings", "modulation"]
+
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.time_embeddings = TimeEmbeddings(dim)
+                self.block = Block(dim)
+
+            def forward(self, x: torch.Tensor, time: torch.Tensor) -> torch.Tensor:
+                return self.block(x, self.time_embeddings(time))
+    """
+    assert findings(code) == []
+    without_keep = code.replace('_keep_in_fp32_modules = ["time_embeddings", "modulation"]', "")
+    assert findings(without_keep) == [("DTL003", 10, 30), ("DTL003", 19, 66)]

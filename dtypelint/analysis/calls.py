@@ -258,8 +258,7 @@ class CallEvaluation:
         return self.unknown_call(args, node)
 
     def _fixed_forward(self, class_name: str | None) -> Value | None:
-        """A submodule of this file's class whose forward returns a fixed-dtype cast (torchgeo's
-        `FourierExpansion` ends `return encoding.float()`): its result is that, not the run's."""
+        """A submodule of this file whose forward returns a fixed cast (`encoding.float()`)."""
         cls = self.module.classes.get(class_name) if class_name else None
         forward = cls.method_nodes.get("forward") if cls else None
         summary = self.summary_of(forward) if forward is not None else None
@@ -281,8 +280,9 @@ class CallEvaluation:
             params = params[1:]
         received = bound_arguments(node, params, args)
         for param, (arg, value) in received.items():
-            if isinstance(arg, (ast.List, ast.Tuple, ast.Constant)):  # a list, number, None
-                table = self.module.data_args
+            index = (value.flags & INT or value.int_factories) and not value.flags & ACT
+            if isinstance(arg, (ast.List, ast.Tuple, ast.Constant)) or index:
+                table = self.module.data_args  # a list, number, None, an index tensor
             elif value.is_camera or value.is_act:
                 table = self.module.camera_args if value.is_camera else self.module.act_args
             else:

@@ -27,6 +27,7 @@ from dtypelint.analysis.syntax import (
     block_exits,
     child_blocks,
     constant_string,
+    defaults_by_param,
     dotted_name,
     float_facts,
     import_aliases,
@@ -37,6 +38,7 @@ from dtypelint.analysis.syntax import (
 from dtypelint.analysis.torch_calls import TorchCallEvaluation
 from dtypelint.analysis.values import (
     ACT,
+    BOOL,
     CAMERA,
     DEVICE,
     EMPTY,
@@ -106,7 +108,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         node = self.node
         args = node.args
         params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-        defaults = self._defaults_by_param()
+        defaults = defaults_by_param(node)
         in_method = self.cls is not None and bool(params) and params[0].arg in ("self", "cls")
         if in_method:
             params = params[1:]
@@ -132,6 +134,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             if number and annotation in (None, "scalar") and name not in forced_acts:
                 self.env[name] = number  # `truncation=-1.0`: `truncation.dtype` would raise
                 continue
+            if name in self.module.forced_data.get(id(node), ()) and annotation != "tensor":
+                continue  # a caller passes a list, a number or an index tensor: no dtype source
             named = non_tensor_name(name)
             if named == "device" or annotation == "device":
                 self.env[name] = Value(DEVICE)
@@ -145,7 +149,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 # source; its calls and attributes are what they are.
                 self.env[name] = Value(MODULE) if "module" in (named, annotation) else EMPTY
                 continue
-            if annotation == "tensors":  # `feats: list[Tensor]`: items are activations
+            if annotation == "tensors" or (name in used.elements - used.tensors and not annotation):
+                # `feats: list[Tensor]`, `p[0].shape`: items are activations
                 self.env[name] = Value(ACT | SEQUENCE)
                 self.dict_params.append(name)  # tensors come in (not a dtype source itself)
                 continue
@@ -263,19 +268,6 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         self.module.functions.append(info)
         return info
 
-    def _defaults_by_param(self) -> dict[str, ast.expr]:
-        args = self.node.args
-        positional = [*args.posonlyargs, *args.args]
-        result: dict[str, ast.expr] = {}
-        for param, default in zip(
-            positional[len(positional) - len(args.defaults) :], args.defaults
-        ):
-            result[param.arg] = default
-        for param, default in zip(args.kwonlyargs, args.kw_defaults):
-            if default is not None:
-                result[param.arg] = default
-        return result
-
     def _decorator_precision(self) -> tuple[bool, bool]:
         fixed = autocast = False
         for decorator in self.node.decorator_list:
@@ -300,6 +292,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         if self.info.fixed_precision:
             self.fixed_precision_depth += 1
         self.block(self.node.body)
+        given = [i for v in self.returns for i in (v.items if v.items is not None else (v,))]
+        if given and all(v.flags & (INT | BOOL) and not v.flags & ACT for v in given):
+            self.info.indices_only = not any(v.tracked for v in given)  # farthest points
         self.module.new_summaries[id(self.node)] = self.summary()
 
     def summary(self) -> Summary:

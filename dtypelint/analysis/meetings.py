@@ -94,7 +94,8 @@ class MeetingRecorder:
         keep_left: bool = False,
     ) -> Value:
         """Record tracked values meeting activations, and return the combined value."""
-        self._note_parameter_meetings(operands)
+        if not (keep_left or kind == "index"):  # written into the left one: it keeps its dtype
+            self._note_parameter_meetings(operands)
         # A factory already mixed with an explicitly cast value (`cat([eye, rot.float()])`)
         # has the cast's dtype whatever its own: the cast, not the factory, decides.
         tracked = [

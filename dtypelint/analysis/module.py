@@ -63,8 +63,7 @@ class ModuleAnalysis:
         project: ProjectContext | None = None,
         scope_path: str | None = None,
     ) -> None:
-        """`scope_path`: the file's path within its project, whose folders tell the scope
-        (`tests/`, `data/`); `filename` by default."""
+        """`scope_path`: the file's path in its project (its folders tell the scope)."""
         self.tree = tree
         self.scope = scope
         self.project = project if project is not None else ProjectContext()
@@ -312,6 +311,8 @@ class ModuleAnalysis:
                 or last == "Parameter"
             ):
                 info.parameters.add(attr)
+                if value.args and is_zero_dim_factory(value.args[0], self.qualify):
+                    info.scalar_buffers.add(attr)  # `nn.Parameter(torch.zeros([]))`: a number
                 return
             if (qualname.startswith("torch.nn.") or not qualname.startswith("torch.")) and last[
                 :1
@@ -560,6 +561,7 @@ class ModuleAnalysis:
         }
         self.summaries: dict[int, Summary] = {}
         self.forced_cameras: dict[int, frozenset[str]] = {}
+        self.forced_data: dict[int, frozenset[str]] = {}  # passed lists, numbers, indices
         #: parameters (by function node id) that callers in this file pass activations to
         self.forced_acts: dict[int, frozenset[str]] = {}
         #: factory calls (by node id) that activations are written into: from the walk that

@@ -171,6 +171,9 @@ def assign_scope(
             info.scope_reason = reason
             roots.append(info)
     _reach(roots, by_node)
+    for info in functions:
+        if info.indices_only and info.scope_reason:
+            info.scope_reason = "loss"  # only what raises: its float math reaches no activation
 
 
 def _callers(

@@ -527,3 +527,16 @@ def kept_in_fp32(tree: ast.Module) -> tuple[str, ...]:
 
 def is_false(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
+
+
+def defaults_by_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
+    """Each parameter's default expression, positional and keyword-only ones."""
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    result: dict[str, ast.expr] = {}
+    for param, default in zip(positional[len(positional) - len(args.defaults) :], args.defaults):
+        result[param.arg] = default
+    for param, default in zip(args.kwonlyargs, args.kw_defaults):
+        if default is not None:
+            result[param.arg] = default
+    return result

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from dtypelint.analysis.syntax import raises_not_implemented
@@ -99,6 +99,9 @@ class FunctionInfo:
     #: it gives its activations to linear algebra or an FFT with no bfloat16 kernel
     #: (`torch.linalg.solve(A, b)`): in a run that works they are float32, by design
     float32_numerics: bool = False
+    #: it gives back indices only (farthest point sampling): its float math reaches no
+    #: activation, so only what raises is reported there, as in a loss
+    indices_only: bool = False
     #: it hands tensors to NumPy (`.numpy()`): post-processing, where float32 results are needed
     to_numpy: bool = False
 
@@ -228,9 +231,8 @@ class MatmulOperand:
     fixed_precision: bool
 
 
-#: Immutable by convention, not `frozen=True`: a frozen dataclass's __init__ assigns each field
-#: through object.__setattr__ (1.4 us a value against 0.2), and a check of kornia makes 170,000.
-#: Never assign to a field: values are shared (EMPTY, NONE); tests/analysis checks the sources.
+#: Immutable by convention, not `frozen=True` (a frozen __init__ costs 7 times as much, and a
+#: check of kornia makes 170,000): never assign to a field; tests/analysis checks the sources.
 @dataclass(slots=True, unsafe_hash=True)
 class Value:
     flags: int = 0
@@ -344,6 +346,8 @@ def join(values: Iterable[Value]) -> Value:
         return Value(FIXED, fixed=fixed, params=params)
     if flags & TENSORISH or factories or int_factories:
         flags &= ~(PY_NUMBER | PY_FLOAT)  # `x * 0.5` is a tensor, not a Python number
+    if flags & ACT and factories and all(v.flags & ZERO_DIM for v in values if v.is_act):
+        flags &= ~(ACT | ZERO_DIM)  # `randn(n) * self.strength` (0-dim): the factory's dtype
     if flags & ACT:
         # Mixed with an activation: the result is an activation (promoted); its origins have met.
         # Only 0-dim tensors and numbers (`self.xflip * self.p`) give a 0-dim result.
@@ -356,8 +360,7 @@ def join(values: Iterable[Value]) -> Value:
 
 
 def _upcast(fixed: frozenset[FixedCast]) -> bool:
-    """Cast to float32 or wider (or made so on purpose, with no cast to show): the wider dtype
-    type promotion gives a mixed result."""
+    """Cast to float32 or wider (or made so, no cast to show): what a mixed result promotes to."""
     return not fixed or any(cast.dtype in ("float32", "float64") for cast in fixed)
 
 
@@ -454,46 +457,6 @@ def number_default_value(node: ast.AST | None) -> Value | None:
     if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
         return None
     return Value(PY_NUMBER | PY_FLOAT) if type(node.value) is float else Value(PY_NUMBER)
-
-
-def literal_kind(node: ast.AST, value: Value) -> str | None:
-    """float | int | None (a list of tensors: their dtype) for a literal given to torch.tensor()."""
-    if isinstance(node, ast.ListComp):
-        return "float"
-    saw_float = saw_int = saw_unknown = False
-    for leaf, leaf_value in literal_leaves(node, value):
-        number = leaf.operand if isinstance(leaf, ast.UnaryOp) else leaf
-        if isinstance(number, ast.Constant) and isinstance(number.value, (int, float)):
-            if isinstance(number.value, float):
-                saw_float = True
-            else:
-                saw_int = True
-        elif leaf_value.flags & (ACT | FIXED | CAMERA):
-            return None
-        elif isinstance(number, ast.BinOp) and isinstance(number.op, ast.Div):
-            saw_float = True  # `2 / W`: true division makes a float, even of two ints
-        elif leaf_value.flags & PY_FLOAT:
-            saw_float = True
-        elif leaf_value.flags & PY_NUMBER:
-            saw_int = True
-        else:
-            saw_unknown = True
-    if saw_float:
-        return "float"
-    if saw_int:
-        return "int"  # ints beside names we cannot see: `[1, merge, merge]`
-    return None if saw_unknown else "float"
-
-
-def literal_leaves(node: ast.AST, value: Value) -> Iterator[tuple[ast.AST, Value]]:
-    if isinstance(node, (ast.List, ast.Tuple)):
-        items = (
-            value.items if value.items is not None and len(value.items) == len(node.elts) else None
-        )
-        for index, element in enumerate(node.elts):
-            yield from literal_leaves(element, items[index] if items else EMPTY)
-    else:
-        yield node, value
 
 
 @dataclass

@@ -218,18 +218,21 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
         acts = {
             key: names | module.forced_acts.get(key, frozenset()) for key, names in acts.items()
         }
+        data = _without(tables.data_args)
         stale = {key for key, events in last.items() if consulted_changed(events, summaries)}
         if (
             not stale
             and all(names <= module.forced_acts.get(k, frozenset()) for k, names in acts.items())
             and forced == module.forced_cameras
+            and data == module.forced_data
             and written == module.written
         ):
             break
         changed = {
             key
-            for key in {*forced, *module.forced_cameras}
-            if forced.get(key) != module.forced_cameras.get(key)
+            for old, new in ((module.forced_cameras, forced), (module.forced_data, data))
+            for key in {*old, *new}
+            if old.get(key) != new.get(key)
         }
         merged_acts = {**module.forced_acts, **acts}
         changed |= {
@@ -239,7 +242,7 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
         }
         newly_written = module.written - written
         module.summaries = summaries
-        module.forced_cameras = forced
+        module.forced_cameras, module.forced_data = forced, data
         module.forced_acts = merged_acts
 
 

@@ -201,6 +201,8 @@ def reportable_meets(record: FactoryCall) -> list[Meet]:
             or record.numpy_data
             or meet.function is None
             or meet.function.scope_reason != "loss"
+            # `distance[mask] = dist[mask]`: an index put of another dtype raises
+            or (meet.kind == "index" and meet.function.indices_only)
         )
     ]
 

@@ -40,6 +40,8 @@ class UnregisteredTensorAttribute(Rule):
             # A comparison's bool result keeps nothing of the attribute's dtype: what
             # `module.to(torch.bfloat16)` skipping it changes is arithmetic and matmuls.
             meets = [meet for meet in reportable_meets(record) if meet.kind != "compare"]
+            if record.integer and not record.became_float:
+                continue  # an index table: `.to(torch.bfloat16)` converts no integer tensor
             if meets and not empty_placeholder(record.node):
                 yield self.report(
                     module, module.classes[class_name].init_assignments.get(attr, 0), record, meets

@@ -1361,3 +1361,50 @@ def test_a_factory_mixed_with_a_float32_value_on_purpose_decides_nothing() -> No
                 return cls, coords
     """
     assert findings(code) == [("DTL001", 9, 26)]
+
+
+def test_a_zero_dim_parameter_is_a_number_and_an_in_place_add_keeps_the_dtype() -> None:
+    """StyleGAN's `noise_strength = nn.Parameter(torch.zeros([]))` is a number to type
+    promotion, and `x.add_(noise)` writes into the bf16 activation: nothing is promoted."""
+    code = """
+        import torch
+        from torch import nn
+
+        class SynthesisLayer(nn.Module):
+            def __init__(self, resolution: int) -> None:
+                super().__init__()
+                self.resolution = resolution
+                self.noise_strength = nn.Parameter(torch.zeros([]))
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                size = [x.shape[0], 1, self.resolution, self.resolution]
+                noise = torch.randn(size, device=x.device) * self.noise_strength
+                return x.add_(noise)
+    """
+    assert findings(code) == []
+    assert findings(code.replace("x.add_(noise)", "x + noise")) == [("DTL001", 12, 17)]
+
+
+def test_a_function_giving_back_only_indices_computes_in_its_own_precision() -> None:
+    """Farthest point sampling (openpoints' baafnet, curvenet, pointmlp) keeps its distances in
+    a float32 buffer and returns int64 indices: the promotion there reaches no activation, and
+    a bf16 buffer would only pick worse points."""
+    code = """
+        import torch
+
+        def farthest_point_sample(xyz: torch.Tensor, npoint: int) -> torch.Tensor:
+            B, N, C = xyz.shape
+            centroids = torch.zeros(B, npoint, dtype=torch.long, device=xyz.device)
+            distance = torch.ones(B, N).to(xyz.device) * 1e10
+            farthest = torch.zeros(B, dtype=torch.long, device=xyz.device)
+            batch = torch.arange(B, dtype=torch.long, device=xyz.device)
+            for i in range(npoint):
+                centroids[:, i] = farthest
+                dist = torch.sum((xyz - xyz[batch, farthest, :].view(B, 1, 3)) ** 2, -1)
+                distance = torch.min(distance, dist)
+                farthest = torch.max(distance, -1)[1]
+            return centroids
+    """
+    assert findings(code) == []
+    distances = code.replace("return centroids", "return centroids, distance")
+    assert findings(distances) == [("DTL001", 6, 16)]

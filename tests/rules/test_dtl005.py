@@ -269,3 +269,24 @@ def test_numbers_from_a_local_tensor_are_not_tensor_attributes() -> None:
             return x[..., self.pad :] * self.taps
     """
     assert findings(code) == []
+
+
+def test_an_integer_table_attribute_is_no_finding() -> None:
+    """openpoints' `SmoothCrossEntropy.reducing_list` (`torch.arange(n).long()` spliced with
+    `cat`) maps labels through `gather`: `module.to(torch.bfloat16)` converts no integer tensor,
+    so registering it changes nothing of its dtype."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+
+        class SmoothCrossEntropy(torch.nn.Module):
+            def __init__(self, num_classes: int, ignore_index: int) -> None:
+                super().__init__()
+                kept = torch.arange(0, num_classes).long()
+                zero = torch.zeros((1,)).long()
+                self.table = torch.cat([kept[:ignore_index], zero, kept[ignore_index:]], 0)
+
+            def forward(self, pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+                return F.cross_entropy(pred, torch.gather(self.table, 0, gt))
+    """
+    assert findings(code) == []

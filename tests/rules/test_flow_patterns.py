@@ -547,6 +547,84 @@ def test_a_network_given_to_the_constructor_is_a_submodule() -> None:
     """
     assert findings(code) == [("DTL001", 11, 17)]
     assert "torch.rand(data.shape[0], device=data.device, dtype=data.dtype)" in fixed(code)
-    annotated = code.replace("def __init__(self, model, ", "def __init__(self, denoise: nn.Module, ")
+    annotated = code.replace(
+        "def __init__(self, model, ", "def __init__(self, denoise: nn.Module, "
+    )
     annotated = annotated.replace("self.model = model", "self.model = denoise")
     assert annotated != code and findings(annotated) == [("DTL001", 11, 17)]
+
+
+def test_a_parameter_indexed_by_numbers_only_is_a_list_of_tensors() -> None:
+    """openpoints' decoders take `p` and `f` as lists of per-stage tensors: `p[0].shape`,
+    `f[-1]`. Their items are activations; the list itself is no dtype source (`dtype=p.dtype`
+    raised AttributeError, even in float32)."""
+    code = """
+        import torch
+        from torch import nn
+
+        class PartDecoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.convc = nn.Conv1d(16, 64, 1)
+
+            def forward(self, p, f, cls_label):
+                B, N = p[0].shape[0:2]
+                one_hot = torch.zeros((B, 16), device=p[0].device)
+                one_hot = one_hot.scatter_(1, cls_label, 1).unsqueeze(-1).repeat(1, 1, N)
+                return self.convc(one_hot) + f[-1]
+    """
+    assert findings(code) == [("DTL001", 11, 19)]
+    assert "dtype=" not in fixed(code)
+
+
+def test_a_parameter_callers_pass_an_index_tensor_is_no_dtype_source() -> None:
+    """enformer's `get_positional_features_exponential(positions, ...)` is given
+    `torch.arange(-n + 1, n)`, an int64 tensor: `dtype=positions.dtype` made its `linspace`
+    integer and changed the float32 embedding."""
+    code = """
+        import torch
+
+        def features(positions, features: int):
+            half_life = 2 ** torch.linspace(3.0, 10.0, features, device=positions.device)
+            return torch.exp(-0.69 / half_life * positions.abs()[..., None])
+
+        def embed(x: torch.Tensor, seq_len: int) -> torch.Tensor:
+            distances = torch.arange(-seq_len + 1, seq_len, device=x.device)
+            return x + features(distances, x.shape[-1]).to(x.dtype)
+    """
+    assert findings(code) == []
+    called_with_floats = code.replace(
+        "torch.arange(-seq_len + 1, seq_len, device=x.device)", "x[0]"
+    )
+    assert findings(called_with_floats) == [("DTL001", 4, 22)]
+
+
+def test_noise_added_in_place_through_a_helper_keeps_the_activations_dtype() -> None:
+    """StyleGAN's `modulated_conv2d(x, ..., noise=noise)` ends `x.add_(noise)`: the noise is
+    written into the bf16 activation, which keeps its dtype; the helper's parameters do not
+    meet (fcf.py's noise was reported against the resample filter)."""
+    code = """
+        import torch
+        from torch import nn
+        from ops import conv2d_resample
+
+        def modulated(x, weight, noise=None, resample_filter=None):
+            x = conv2d_resample(x=x, w=weight, f=resample_filter)
+            if noise is not None:
+                x = x.add_(noise)
+            return x
+
+        class Layer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.weight = nn.Parameter(torch.randn(4, 4, 3, 3))
+                self.register_buffer("resample_filter", torch.ones(4, 4))
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                noise = torch.randn([x.shape[0], 1, 8, 8], device=x.device)
+                f = self.resample_filter
+                return modulated(x, self.weight, noise=noise, resample_filter=f)
+    """
+    assert findings(code) == []
+    added = code.replace("x = x.add_(noise)", "x = x + noise")
+    assert added != code and findings(added) == [("DTL001", 18, 17)]

@@ -27,6 +27,7 @@ from dtypelint.analysis.syntax import (
     block_exits,
     child_blocks,
     constant_string,
+    container_checked_names,
     defaults_by_param,
     dotted_name,
     float_facts,
@@ -149,8 +150,10 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 # source; its calls and attributes are what they are.
                 self.env[name] = Value(MODULE) if "module" in (named, annotation) else EMPTY
                 continue
-            if annotation == "tensors" or (name in used.elements - used.tensors and not annotation):
-                # `feats: list[Tensor]`, `p[0].shape`: items are activations
+            polymorphic = name in container_checked_names(self.module.source.text)
+            items = name in used.elements - used.tensors or polymorphic
+            if annotation == "tensors" or (items and not annotation):
+                # `feats: list[Tensor]`, `p[0].shape`, `cond` (a dict elsewhere): items are acts
                 self.env[name] = Value(ACT | SEQUENCE)
                 self.dict_params.append(name)  # tensors come in (not a dtype source itself)
                 continue

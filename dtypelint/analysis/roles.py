@@ -211,8 +211,8 @@ class FunctionScan:
         #: unpacked (`x0, y0, x1, y1 = crop`), iterated, `len()`-ed or `isinstance`-checked:
         #: a tuple or list, or not one kind; never a dtype source
         self.sequences: set[str] = set()
-        #: indexed by a number and used as a tensor only so (`p[0].shape`, `feats[-1] + x`): a
-        #: list of tensors (or a tensor's rows); its items are tensors, itself no dtype source
+        #: indexed by a number or a variable and used as a tensor only so (`p[0].shape`,
+        #: `feats[i - 1] + x`): a list of tensors (or rows); items are tensors, it no dtype source
         self.elements: set[str] = set()
         #: given to a rotation conversion (`batch_rodrigues(pose.view(-1, 3))`): a body pose in
         #: axis-angle or 6D, an activation, not a camera pose
@@ -384,8 +384,8 @@ class FunctionScan:
             if isinstance(node.value, ast.Name):
                 if constant_string(node.slice) is not None:
                     self.dicts.add(node.value.id)
-                elif is_int_constant(node.slice):
-                    self.elements.add(node.value.id)
+                elif is_int_constant(node.slice) or isinstance(node.slice, (ast.Name, ast.BinOp)):
+                    self.elements.add(node.value.id)  # `p[0]`, `l_features[i - 1]`: an item
                 else:
                     self.tensors.add(node.value.id)
         elif (

@@ -628,3 +628,38 @@ def test_noise_added_in_place_through_a_helper_keeps_the_activations_dtype() -> 
     assert findings(code) == []
     added = code.replace("x = x.add_(noise)", "x = x + noise")
     assert added != code and findings(added) == [("DTL001", 18, 17)]
+
+
+def test_a_parameter_the_file_checks_for_a_container_is_no_dtype_source() -> None:
+    """ldm's `cond` is a tensor, a list or a dict by configuration, and the file says so
+    (`isinstance(cond, dict)`); `l_features[i - 1]` indexes a list of per-stage features. Both
+    are still activations the noise meets, but neither is a dtype source (`dtype=cond.dtype`
+    raised AttributeError on a dict)."""
+    code = """
+        import torch
+        from torch import nn
+
+        class LatentDiffusion(nn.Module):
+            def apply_model(self, x, t, cond):
+                if isinstance(cond, dict):
+                    cond = cond["c_crossattn"]
+                return self.model(x, t, cond)
+
+            def p_sample_loop(self, cond, shape, steps: int):
+                img = torch.randn(shape, device=self.betas.device)
+                for i in reversed(range(steps)):
+                    if self.shorten_cond_schedule:
+                        cond = self.q_sample(cond, torch.randn_like(cond).to(cond.device))
+                    img = self.apply_model(img, i, cond)
+                return img
+
+        class Decoder(nn.Module):
+            def forward(self, l_xyz, l_features):
+                for i in range(-1, -len(l_features), -1):
+                    l_features[i - 1] = l_features[i - 1] + l_features[i]
+                B, N = l_xyz[0].shape[0:2]
+                pad = torch.zeros((B, 16, N), device=l_xyz[0].device)
+                return torch.cat([l_features[0], pad], dim=1)
+    """
+    assert findings(code) == [("DTL001", 11, 15), ("DTL001", 23, 15)]
+    assert "dtype=" not in fixed(code)

@@ -231,9 +231,8 @@ class CallEvaluation:
             )
         ]
         self.meet([*positional, (None, Value(ACT))], node, "module")
-        # An upcast input does not make the output float32: under autocast the module's layers
-        # run in the low dtype, and without it a float32 input to bf16 weights raises at the
-        # call (crossformer's `self.dpb(rel_pos.float())`, whose output is the run's dtype).
+        # An upcast input makes no float32 output: autocast runs the layers low, and without it
+        # the call raises (crossformer's `self.dpb(rel_pos.float())`: the run's dtype after).
         return Value(ACT)
 
     def self_method_call(self, node: ast.Call, name: str) -> Value:
@@ -281,8 +280,8 @@ class CallEvaluation:
         received = bound_arguments(node, params, args)
         for param, (arg, value) in received.items():
             index = (value.flags & INT or value.int_factories) and not value.flags & ACT
-            if isinstance(arg, (ast.List, ast.Tuple, ast.Constant)) or index:
-                table = self.module.data_args  # a list, number, None, an index tensor
+            if isinstance(arg, (ast.List, ast.Tuple, ast.Constant)) or index:  # data, indices
+                table = self.module.data_args
             elif value.is_camera or value.is_act:
                 table = self.module.camera_args if value.is_camera else self.module.act_args
             else:
@@ -374,6 +373,7 @@ class CallEvaluation:
     ) -> Value:
         args = [(arg, self.eval(arg)) for arg in node.args]
         kwargs = {kw.arg: (kw.value, self.eval(kw.value)) for kw in node.keywords}
+        self.rounded(name, receiver_node)
         if receiver.flags & ONE_DIM and name not in ("to", "cuda", "cpu", "clone", "detach"):
             receiver = replace(receiver, flags=receiver.flags & ~ONE_DIM)  # may reshape it
         if name in FIXED_CAST_METHODS:

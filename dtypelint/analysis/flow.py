@@ -27,7 +27,6 @@ from dtypelint.analysis.syntax import (
     block_exits,
     child_blocks,
     constant_string,
-    container_checked_names,
     defaults_by_param,
     dotted_name,
     float_facts,
@@ -55,6 +54,7 @@ from dtypelint.analysis.values import (
     TENSOR_DICT,
     ClassInfo,
     FunctionInfo,
+    Meet,
     Summary,
     Value,
     element_of,
@@ -96,6 +96,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         self.autocast_depth = 0
         self.fixed_precision_depth = 0
         self.seen_calls: set[int] = set()
+        self.meets_at: dict[int, list[Meet]] = {}  # by the meeting node's id
         self.dict_params: list[str] = []
         self.returns: list[Value] = []
         # In the order they meet (dicts as ordered sets): a caller names the first meeting.
@@ -123,6 +124,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             if extra is not None:
                 self.env[extra.arg] = EMPTY
         forced_acts = self.module.forced_acts.get(id(node), frozenset())
+        methods = self.cls.method_nodes.values() if self.cls is not None else [node]
+        mapped = set().union(*(self.module.scan(method).mappings for method in methods))
         for param in params:
             name = param.arg
             self.env[name] = EMPTY  # every parameter shadows a module-level import of its name
@@ -150,8 +153,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 # source; its calls and attributes are what they are.
                 self.env[name] = Value(MODULE) if "module" in (named, annotation) else EMPTY
                 continue
-            polymorphic = name in container_checked_names(self.module.source.text)
-            items = name in used.elements - used.tensors or polymorphic
+            listed = isinstance(default, (ast.Tuple, ast.List))  # `labels=()`: data given
+            items = (name in used.elements - used.tensors and not listed) or name in mapped
             if annotation == "tensors" or (items and not annotation):
                 # `feats: list[Tensor]`, `p[0].shape`, `cond` (a dict elsewhere): items are acts
                 self.env[name] = Value(ACT | SEQUENCE)

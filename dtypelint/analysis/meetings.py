@@ -26,7 +26,12 @@ from dtypelint.analysis.values import (
     Value,
     join,
 )
-from dtypelint.analysis.vocabulary import LAYERS_WITH_WEIGHT, MATMUL_METHODS, WEIGHTED_LAYERS
+from dtypelint.analysis.vocabulary import (
+    LAYERS_WITH_WEIGHT,
+    MATMUL_METHODS,
+    ROUNDING_METHODS,
+    WEIGHTED_LAYERS,
+)
 
 if TYPE_CHECKING:
     pass
@@ -144,6 +149,7 @@ class MeetingRecorder:
                 self.in_fixed_precision,
                 frozenset().union(*(v.params for _, v in acts)),
             )
+            self.meets_at.setdefault(id(node), []).append(meet)
             for record in value.factories:
                 if value.is_act and not record.becomes_act:
                     continue
@@ -243,7 +249,9 @@ class MeetingRecorder:
         if not self.info.is_tensor_taking:
             return
         for index, (operand, value) in enumerate(operands):
-            if operand is None or value.is_act:
+            # An operand upcast on one path (`if _ATTN_PRECISION == "fp32": q = q.float()`) is
+            # one on that path, whatever it is on the others.
+            if operand is None or (value.is_act and not (value.flags & FIXED and value.fixed)):
                 continue
             if not (value.is_camera or value.flags & FIXED):
                 continue
@@ -269,6 +277,12 @@ class MeetingRecorder:
                     fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
                 )
             )
+
+    def rounded(self, name: str, node: ast.AST) -> None:
+        """`(x + offsets).ceil()`, `.long()`: the meetings that made `node` are index math."""
+        if name in ROUNDING_METHODS:
+            for meet in self.meets_at.get(id(node), ()):
+                meet.rounded = True
 
     def layer_input_check(
         self, node: ast.Call, name: str, layer: str, args: list[tuple[ast.expr, Value]]

@@ -164,6 +164,12 @@ def non_tensor_name(name: str) -> str | None:
     return "config" if last in _CONFIG_WORDS else None
 
 
+def _mapping_type(types: list[ast.expr]) -> bool:
+    """`isinstance(x, dict)`, `isinstance(x, (dict, list))`: the types include a mapping."""
+    nodes = [e for t in types for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+    return any(last_name(n) in ("dict", "Dict", "Mapping", "MutableMapping") for n in nodes)
+
+
 def injected_module(init: ast.FunctionDef | ast.AsyncFunctionDef | None, name: str) -> bool:
     """Whether `name` is a parameter of `init` that holds a network, by its annotation or its
     name (`def __init__(self, model: dict | Module)`): `self.model = model` registers it."""
@@ -214,6 +220,9 @@ class FunctionScan:
         #: indexed by a number or a variable and used as a tensor only so (`p[0].shape`,
         #: `feats[i - 1] + x`): a list of tensors (or rows); items are tensors, it no dtype source
         self.elements: set[str] = set()
+        #: checked for a dict (`isinstance(cond, dict)`): ldm's `cond` is a tensor, a list or a
+        #: dict by configuration; a parameter so named in the class is no dtype source
+        self.mappings: set[str] = set()
         #: given to a rotation conversion (`batch_rodrigues(pose.view(-1, 3))`): a body pose in
         #: axis-angle or 6D, an activation, not a camera pose
         self.rotation_inputs: set[str] = set()
@@ -347,6 +356,8 @@ class FunctionScan:
         if type(func) is ast.Name and func.id in ("len", "isinstance"):
             if type(node.args[0]) is ast.Name:
                 self.sequences.add(node.args[0].id)  # type: ignore[attr-defined]
+                if func.id == "isinstance" and _mapping_type(node.args[1:]):
+                    self.mappings.add(node.args[0].id)  # type: ignore[attr-defined]
             return
         if _calls_submodule(node):
             self.torch_evidence = True

@@ -540,18 +540,3 @@ def defaults_by_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str,
         if default is not None:
             result[param.arg] = default
     return result
-
-
-#: `isinstance(cond, dict)`, `isinstance(c, (list, tuple))`: a name checked for a container.
-_CONTAINER_CHECK = (
-    r"isinstance\(\s*(\w+)\s*,\s*\(?\s*(?:dict|list|tuple|Dict|List|Tuple|Mapping|Sequence)\b"
-)
-
-
-@functools.lru_cache(maxsize=4)
-def container_checked_names(text: str) -> frozenset[str]:
-    """Names some code of the file checks for a dict, list or tuple (ldm's `cond`, a tensor, a
-    list or a dict by configuration): a parameter so named is no dtype source anywhere in it."""
-    import re
-
-    return frozenset(re.findall(_CONTAINER_CHECK, text))

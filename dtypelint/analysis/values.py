@@ -128,6 +128,9 @@ class Meet:
     fixed_precision: bool = False
     #: the function's parameters the activation side is computed from (`dist` from `xyz`)
     act_params: frozenset[str] = frozenset()
+    #: its result is rounded right away (`(x + offsets).ceil()`): index math, which float32
+    #: keeps exact (bf16 rounds integers past 256), so nothing to report
+    rounded: bool = False
 
     @property
     def strict(self) -> bool:

@@ -508,6 +508,8 @@ WEIGHTED_LAYERS = frozenset(
     {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
      "ConvTranspose3d", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}
 )  # fmt: skip
+#: Methods that round a float result to integers (index math follows).
+ROUNDING_METHODS = frozenset({"ceil", "floor", "round", "trunc", "long", "int", "short"})
 #: The options that build a norm layer without weights (`nn.LayerNorm(d, elementwise_affine=False)`).
 AFFINE_OPTIONS = frozenset({"elementwise_affine", "affine"})
 #: Of those, the ones that always have a `.weight` (a norm layer's may be None).

@@ -193,6 +193,7 @@ def reportable_meets(record: FactoryCall) -> list[Meet]:
         for meet in record.meets
         if not (meet.autocast and (meet.matmul or meet.kind in ("module", "helper")))
         and not meet.fixed_precision
+        and not meet.rounded
         and (meet.function is None or meet.function.low_precision)
         # Losses accumulate in float32 and build float32 targets on purpose: there only
         # what raises counts (NumPy's float64 aside: nobody means that).

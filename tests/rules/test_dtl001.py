@@ -1408,3 +1408,21 @@ def test_a_function_giving_back_only_indices_computes_in_its_own_precision() -> 
     assert findings(code) == []
     distances = code.replace("return centroids", "return centroids, distance")
     assert findings(distances) == [("DTL001", 6, 16)]
+
+
+def test_offsets_rounded_right_away_are_index_math() -> None:
+    """openpoints' simpleview splats points to pixels: `(x + offsets).ceil() * width + ...`
+    is a flat pixel index. Float32 keeps it exact; `dtype=x.dtype` made it bf16, where 16355
+    rounds to 16384. Offsets kept as floats are still reported."""
+    code = """
+        import torch
+
+        def pixels(depth: torch.Tensor, x: torch.Tensor, y: torch.Tensor, size: int, width: int):
+            offsets = torch.linspace(-size / 2, size / 2 - 1, size, device=depth.device)
+            ex = (x.unsqueeze(2) + offsets).ceil()
+            ey = (y.unsqueeze(2) + offsets).floor()
+            return ex * width + ey
+    """
+    assert findings(code) == []
+    kept = code.replace("(x.unsqueeze(2) + offsets).ceil()", "x.unsqueeze(2) + offsets")
+    assert findings(kept) == [("DTL001", 4, 15)]

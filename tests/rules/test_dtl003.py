@@ -264,3 +264,36 @@ def test_layers_without_weights_or_kept_in_float32_take_upcast_inputs() -> None:
     assert findings(code) == []
     without_keep = code.replace('_keep_in_fp32_modules = ["time_embeddings", "modulation"]', "")
     assert findings(without_keep) == [("DTL003", 10, 30), ("DTL003", 19, 66)]
+
+
+def test_an_operand_upcast_on_one_branch_is_reported() -> None:
+    """Stable diffusion's CrossAttention (anytext): `if _ATTN_PRECISION == "fp32"` (the default)
+    upcasts q and k, else not; on the upcast path `einsum(sim, v)` meets bf16 values in float32.
+    No fix: the cast is not the operand's own."""
+    code = """
+        import os
+        import torch
+        from torch import nn, einsum
+
+        _ATTN_PRECISION = os.environ.get("ATTN_PRECISION", "fp32")
+
+        class CrossAttention(nn.Module):
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.to_q, self.to_k, self.to_v = nn.Linear(dim, dim), nn.Linear(dim, dim), nn.Linear(dim, dim)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                q, k, v = self.to_q(x), self.to_k(x), self.to_v(x)
+                if _ATTN_PRECISION == "fp32":
+                    with torch.autocast(enabled=False, device_type="cuda"):
+                        q, k = q.float(), k.float()
+                        sim = einsum("b i d, b j d -> b i j", q, k)
+                else:
+                    sim = einsum("b i d, b j d -> b i j", q, k)
+                sim = sim.softmax(dim=-1)
+                return einsum("b i j, b j d -> b i d", sim, v)
+    """
+    assert findings(code) == [("DTL003", 21, 48)]
+    assert fixed(code) == dedent(code)
+    cast_back = code.replace("sim.softmax(dim=-1)", "sim.softmax(dim=-1).to(v.dtype)")
+    assert findings(cast_back) == []

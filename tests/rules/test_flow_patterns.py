@@ -630,11 +630,12 @@ def test_noise_added_in_place_through_a_helper_keeps_the_activations_dtype() -> 
     assert added != code and findings(added) == [("DTL001", 18, 17)]
 
 
-def test_a_parameter_the_file_checks_for_a_container_is_no_dtype_source() -> None:
-    """ldm's `cond` is a tensor, a list or a dict by configuration, and the file says so
-    (`isinstance(cond, dict)`); `l_features[i - 1]` indexes a list of per-stage features. Both
-    are still activations the noise meets, but neither is a dtype source (`dtype=cond.dtype`
-    raised AttributeError on a dict)."""
+def test_a_parameter_the_class_checks_for_a_dict_is_no_dtype_source() -> None:
+    """ldm's `cond` is a tensor, a list or a dict by configuration, and a method of the class
+    says so (`isinstance(cond, dict)`); `l_features[i - 1]` indexes a list of per-stage
+    features. Both are still activations the noise meets, but neither is a dtype source
+    (`dtype=cond.dtype` raised AttributeError on a dict). A generic helper elsewhere checking
+    its own `x` for a dict says nothing of other functions' `x`."""
     code = """
         import torch
         from torch import nn

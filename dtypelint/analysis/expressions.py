@@ -283,7 +283,10 @@ class ExpressionEvaluation:
         if cls is not None and attr in cls.method_nodes:
             self.note_callee(cls.method_nodes[attr])
         if attr in ("dtype",):
-            return Value(DTYPE_OF_ACT)
+            given = cls.plain_attrs.get(attr) if cls is not None else None
+            fixed = given is not None and self.qualify(given) in FLOAT_DTYPES
+            # `self.dtype = torch.float32` in `__init__` (FLAME): a fixed dtype, not the run's
+            return Value(DTYPE_OF_FIXED if fixed else DTYPE_OF_ACT)
         if attr == "device":
             return Value(DEVICE)
         if cls is None:

@@ -413,3 +413,25 @@ def test_a_helper_named_for_cameras_gives_back_what_it_is_given() -> None:
             return torch.matmul(points, inverse_transformation(intrinsics))
     """
     assert findings(code) == [("DTL002", 16, 33), ("DTL002", 19, 33)]
+
+
+def test_a_fixed_dtype_attribute_makes_no_activation() -> None:
+    """FLAME sets `self.dtype = torch.float32` and builds `torch.eye(3, dtype=self.dtype)`: a
+    float32 tensor, not the run's dtype. The tool called it an activation and proposed casting
+    the bf16 rotations to it (the roles inverted). Without that assignment `self.dtype` is the
+    model's own dtype (transformers' property), an activation's."""
+    code = """
+        import torch
+        from torch import nn
+
+        class FLAME(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.dtype = torch.float32
+
+            def forward(self, rot_mats: torch.Tensor) -> torch.Tensor:
+                rel = torch.eye(3, device=rot_mats.device, dtype=self.dtype)
+                return torch.bmm(rot_mats, rel.expand(rot_mats.shape[0], -1, -1))
+    """
+    assert findings(code) == []
+    assert "rot_mats.to(" not in fixed(code, unsafe=True)

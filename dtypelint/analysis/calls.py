@@ -231,8 +231,7 @@ class CallEvaluation:
             )
         ]
         self.meet([*positional, (None, Value(ACT))], node, "module")
-        # An upcast input makes no float32 output: autocast runs the layers low, and without it
-        # the call raises (crossformer's `self.dpb(rel_pos.float())`: the run's dtype after).
+        # An upcast input makes no float32 output: autocast runs layers low, else the call raises
         return Value(ACT)
 
     def self_method_call(self, node: ast.Call, name: str) -> Value:
@@ -545,8 +544,9 @@ class CallEvaluation:
         receiver_node: ast.expr | None = None,
     ) -> Value:
         """The tensor value produced by a dtype argument (`dtype=x.dtype`, `torch.float16`)."""
-        if value.flags & DTYPE_OF_ACT:
-            return Value(ACT, params=value.params)  # derived from src's parameters, as src
+        if value.flags & DTYPE_OF_ACT:  # from src's parameters, as src, upcast where it is
+            upcast = FIXED if value.flags & DTYPE_OF_FIXED else 0
+            return Value(ACT | upcast, fixed=value.fixed, params=value.params)
         if value.flags & DTYPE_OF_FIXED:
             return Value(FIXED, fixed=value.fixed)
         if value.flags & DTYPE_OF_CAMERA:  # `dtype=K.dtype`: made in the camera's dtype

@@ -233,7 +233,9 @@ class ExpressionEvaluation:
             return Value(DEVICE, device_of=expression_root_name(base_node) if base.is_act else None)
         if attr == "dtype":
             if base.is_act:  # a tensor made in it derives from the same parameters
-                return Value(DTYPE_OF_ACT, params=base.params)
+                # upcast on one path (`q = q.float()` if upcasting), then so is what it makes
+                upcast = DTYPE_OF_FIXED if base.flags & FIXED and base.fixed else 0
+                return Value(DTYPE_OF_ACT | upcast, fixed=base.fixed, params=base.params)
             if base.is_camera:
                 return Value(DTYPE_OF_CAMERA, cameras=base.cameras)
             return Value(DTYPE_OF_FIXED, fixed=base.fixed) if base.flags & FIXED else EMPTY

@@ -297,3 +297,26 @@ def test_an_operand_upcast_on_one_branch_is_reported() -> None:
     assert fixed(code) == dedent(code)
     cast_back = code.replace("sim.softmax(dim=-1)", "sim.softmax(dim=-1).to(v.dtype)")
     assert findings(cast_back) == []
+
+
+def test_a_tensor_made_in_an_operands_dtype_follows_its_upcast() -> None:
+    """diffusers' and AnimateDiff's `if self.upcast_attention: query = query.float()`, then
+    `baddbmm(torch.empty(..., dtype=query.dtype), query, key.T)`: on the upcast path the empty
+    input is float32 too, so nothing meets in two dtypes."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Attention(nn.Module):
+            def __init__(self, upcast: bool) -> None:
+                super().__init__()
+                self.upcast = upcast
+
+            def forward(self, query: torch.Tensor, key: torch.Tensor) -> torch.Tensor:
+                if self.upcast:
+                    query = query.float()
+                    key = key.float()
+                scores = torch.empty(query.shape[0], query.shape[1], key.shape[1], dtype=query.dtype)
+                return torch.baddbmm(scores, query, key.transpose(-1, -2), beta=0)
+    """
+    assert findings(code) == []

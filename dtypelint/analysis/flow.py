@@ -97,6 +97,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         self.fixed_precision_depth = 0
         self.seen_calls: set[int] = set()
         self.meets_at: dict[int, list[Meet]] = {}  # by the meeting node's id
+        self.assigned_from: dict[str, list[ast.AST | None]] = {}  # each name's values, in order
         self.dict_params: list[str] = []
         self.returns: list[Value] = []
         # In the order they meet (dicts as ordered sets): a caller names the first meeting.
@@ -491,6 +492,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
 
     def assign(self, target: ast.AST, value: Value, value_node: ast.AST | None) -> None:
         if isinstance(target, ast.Name):
+            self.assigned_from.setdefault(target.id, []).append(value_node)  # for `x.ceil_()`
             if value.tracked and not value.is_act and target.id in self.param_names:
                 for record in value.factories:
                     record.path_alternative = True

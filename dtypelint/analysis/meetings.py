@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import kept_in_fp32, last_name, names_in_order
+from dtypelint.analysis.syntax import kept_in_fp32, last_name, names_in_order, walk
 from dtypelint.analysis.values import (
     BOOL,
     CAMERA_PRODUCT,
@@ -279,10 +279,27 @@ class MeetingRecorder:
             )
 
     def rounded(self, name: str, node: ast.AST) -> None:
-        """`(x + offsets).ceil()`, `.long()`: the meetings that made `node` are index math."""
-        if name in ROUNDING_METHODS:
-            for meet in self.meets_at.get(id(node), ()):
-                meet.rounded = True
+        """`(x + offsets).ceil()`, `.long()`: the meetings that made `node` are index math; and
+        `x.ceil_()` rounds `x` itself, so the meetings its assignments made are too."""
+        if name.rstrip("_") not in ROUNDING_METHODS:
+            return
+        found = list(self.meets_at.get(id(node), ()))
+        if name.endswith("_") and isinstance(node, ast.Name):
+            found += self._meets_assigned(node.id, set())
+        for meet in found:
+            meet.rounded = True
+
+    def _meets_assigned(self, name: str, seen: set[str]) -> list[Meet]:
+        """The meetings made in the expressions `name` was assigned from (through the names in
+        them: `x = x.unsqueeze(3).repeat(...)` after `x = y + offsets`)."""
+        seen.add(name)
+        found: list[Meet] = []
+        for source in self.assigned_from.get(name, ()):
+            for node in walk(source) if source is not None else ():
+                found += self.meets_at.get(id(node), ())
+                if isinstance(node, ast.Name) and node.id not in seen:
+                    found += self._meets_assigned(node.id, seen)
+        return found
 
     def layer_input_check(
         self, node: ast.Call, name: str, layer: str, args: list[tuple[ast.expr, Value]]

@@ -1426,3 +1426,19 @@ def test_offsets_rounded_right_away_are_index_math() -> None:
     assert findings(code) == []
     kept = code.replace("(x.unsqueeze(2) + offsets).ceil()", "x.unsqueeze(2) + offsets")
     assert findings(kept) == [("DTL001", 4, 15)]
+
+
+def test_offsets_rounded_in_place_later_are_index_math() -> None:
+    """simpleview's own spelling: the sum is reshaped, then rounded in place (`ceil_()`)."""
+    code = """
+        import torch
+
+        def pixels(depth: torch.Tensor, x: torch.Tensor, size: int, width: int):
+            offsets = torch.linspace(-size / 2, size / 2 - 1, size, device=depth.device)
+            ex = x.unsqueeze(2).repeat([1, 1, size]) + offsets
+            ex = ex.unsqueeze(3).repeat([1, 1, 1, size])
+            ex.ceil_()
+            return ex * width
+    """
+    assert findings(code) == []
+    assert findings(code.replace("ex.ceil_()", "ex.sigmoid_()")) == [("DTL001", 4, 15)]

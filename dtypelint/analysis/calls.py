@@ -19,10 +19,8 @@ from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
-    COMPLEX,
     DEVICE,
     DTYPE_OF_ACT,
-    DTYPE_OF_CAMERA,
     DTYPE_OF_FIXED,
     EMPTY,
     FIXED,
@@ -45,12 +43,9 @@ from dtypelint.analysis.values import (
 )
 from dtypelint.analysis.vocabulary import (
     BOOL_METHODS,
-    COMPLEX_DTYPES,
     CONTAINER_METHODS,
     FIXED_CAST_METHODS,
     FLOAT32_ONLY_METHODS,
-    FLOAT_DTYPES,
-    INT_DTYPES,
     INT_METHODS,
     MATMUL_METHODS,
     MEETING_METHODS,
@@ -61,7 +56,6 @@ from dtypelint.analysis.vocabulary import (
     SCALAR_METHODS,
     STRICT_METHODS,
     TENSOR_ATTRS,
-    TENSOR_TYPES,
     is_integer_name,
 )
 
@@ -306,6 +300,12 @@ class CallEvaluation:
         args: list[tuple[ast.expr, Value]],
     ) -> Value:
         """A call of a function whose summary is known (this file's or an imported one's)."""
+        dtype = keyword(node, "dtype")
+        if summary is not None and dtype is not None and "dtype" in summary.params:
+            # `to_torch(p2d, dtype=A.dtype)`: the helper makes what it is told to
+            self.meet_through(node, summary, received)
+            made = self.given_dtype(dtype)
+            return made if made is not EMPTY else self.unknown_call(args, node)
         if summary is not None:
             self.meet_through(node, summary, received)
             if summary.kernel:
@@ -528,42 +528,6 @@ class CallEvaluation:
         if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
             return Value(FIXED, fixed=value.fixed)
         return self.dtype_value(arg, value, cast_node=node, receiver_node=receiver_node)
-
-    def given_dtype(self, dtype: ast.expr) -> Value:
-        """What a call given `dtype=` makes; `dtype=torch.float` spelled out is float on purpose."""
-        made = self.dtype_value(dtype, self.eval(dtype))
-        if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
-            return Value(FIXED)
-        return made
-
-    def dtype_value(
-        self,
-        arg: ast.expr,
-        value: Value,
-        cast_node: ast.AST | None = None,
-        receiver_node: ast.expr | None = None,
-    ) -> Value:
-        """The tensor value produced by a dtype argument (`dtype=x.dtype`, `torch.float16`)."""
-        if value.flags & DTYPE_OF_ACT:  # from src's parameters, as src, upcast where it is
-            upcast = FIXED if value.flags & DTYPE_OF_FIXED else 0
-            return Value(ACT | upcast, fixed=value.fixed, params=value.params)
-        if value.flags & DTYPE_OF_FIXED:
-            return Value(FIXED, fixed=value.fixed)
-        if value.flags & DTYPE_OF_CAMERA:  # `dtype=K.dtype`: made in the camera's dtype
-            return Value(CAMERA, cameras=value.cameras)
-        qualname = value.qualname or self.qualify(arg)
-        if qualname in COMPLEX_DTYPES:
-            return Value(COMPLEX)
-        if qualname in FLOAT_DTYPES:
-            if cast_node is not None and receiver_node is not None:
-                return self.fixed_cast(cast_node, receiver_node, FLOAT_DTYPES[qualname])
-            return EMPTY
-        if qualname in INT_DTYPES:
-            return Value(BOOL) if qualname == "torch.bool" else Value(INT)
-        if qualname in TENSOR_TYPES:  # `.type(torch.cuda.FloatTensor)`: no DTL003 rewrite
-            kind = TENSOR_TYPES[qualname]
-            return Value({"float": FIXED, "int": INT, "bool": BOOL}[kind])
-        return EMPTY  # an unknown dtype: assume the author chose it
 
     def helper_factory(
         self,

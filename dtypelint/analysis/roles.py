@@ -473,13 +473,13 @@ def _calls_submodule(call: ast.Call) -> bool:
 
 #: Rotation and translation names: cameras only where the function uses them as geometry.
 WEAK_CAMERA_NAMES = frozenset(
-    {"R", "t", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats", "Rs", "rots",
+    {"R", "t", "T", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats", "Rs", "rots",
      "rotations", "translations"}
 )  # fmt: skip
 
 
 def weak_camera_name(name: str) -> bool:
-    return name in WEAK_CAMERA_NAMES or name.split("_", 1)[0] in ("R", "t", "rot", "trans")
+    return name in WEAK_CAMERA_NAMES or name.split("_", 1)[0] in ("R", "t", "T", "rot", "trans")
 
 
 def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:

@@ -21,6 +21,9 @@ from dtypelint.analysis.values import (
     CAMERA,
     COMPLEX,
     DEVICE,
+    DTYPE_OF_ACT,
+    DTYPE_OF_CAMERA,
+    DTYPE_OF_FIXED,
     EMPTY,
     FIXED,
     INT,
@@ -39,16 +42,20 @@ from dtypelint.analysis.values import (
 from dtypelint.analysis.vocabulary import (
     AUTOCAST_FUNCS,
     BOOL_TORCH_FUNCS,
+    COMPLEX_DTYPES,
     COMPLEX_TORCH_FUNCS,
     FACTORIES,
     FLOAT32_ONLY_FUNCS,
+    FLOAT_DTYPES,
     INDEX_ARGS,
+    INT_DTYPES,
     INT_TORCH_FUNCS,
     LIKE_FACTORIES,
     MATMUL_FUNCS,
     REAL_INPUT_FFTS,
     STRICT_FUNCS,
     TENSOR_KEYWORDS,
+    TENSOR_TYPES,
     is_integer_name,
     non_tensor_torch,
 )
@@ -415,6 +422,42 @@ class TorchCallEvaluation:
         if short in ("eye", "linspace", "logspace"):
             return "float"
         return None
+
+    def given_dtype(self, dtype: ast.expr) -> Value:
+        """What a call given `dtype=` makes; `dtype=torch.float` spelled out is float on purpose."""
+        made = self.dtype_value(dtype, self.eval(dtype))
+        if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
+            return Value(FIXED)
+        return made
+
+    def dtype_value(
+        self,
+        arg: ast.expr,
+        value: Value,
+        cast_node: ast.AST | None = None,
+        receiver_node: ast.expr | None = None,
+    ) -> Value:
+        """The tensor value produced by a dtype argument (`dtype=x.dtype`, `torch.float16`)."""
+        if value.flags & DTYPE_OF_ACT:  # from src's parameters, as src, upcast where it is
+            upcast = FIXED if value.flags & DTYPE_OF_FIXED else 0
+            return Value(ACT | upcast, fixed=value.fixed, params=value.params)
+        if value.flags & DTYPE_OF_FIXED:
+            return Value(FIXED, fixed=value.fixed)
+        if value.flags & DTYPE_OF_CAMERA:  # `dtype=K.dtype`: made in the camera's dtype
+            return Value(CAMERA, cameras=value.cameras)
+        qualname = value.qualname or self.qualify(arg)
+        if qualname in COMPLEX_DTYPES:
+            return Value(COMPLEX)
+        if qualname in FLOAT_DTYPES:
+            if cast_node is not None and receiver_node is not None:
+                return self.fixed_cast(cast_node, receiver_node, FLOAT_DTYPES[qualname])
+            return EMPTY
+        if qualname in INT_DTYPES:
+            return Value(BOOL) if qualname == "torch.bool" else Value(INT)
+        if qualname in TENSOR_TYPES:  # `.type(torch.cuda.FloatTensor)`: no DTL003 rewrite
+            kind = TENSOR_TYPES[qualname]
+            return Value({"float": FIXED, "int": INT, "bool": BOOL}[kind])
+        return EMPTY  # an unknown dtype: assume the author chose it
 
 
 def _names_an_index(node: ast.AST) -> bool:

@@ -18,8 +18,8 @@ DEFAULT_CAMERA_NAMES: tuple[str, ...] = (
     # Rotation and translation values: cameras when used as geometry (in a matmul with points,
     # added to one), which is where DTL002 looks; built together (`cat([R, t])`) they stay camera
     # values, so `K @ Rt` is no finding.
-    # (Not `T`: a temperature or a sequence length as often as a transform.)
-    "R", "t", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats",
+    # (`T` too, PyTorch3D's translation: a temperature or a length is no matmul operand.)
+    "R", "t", "T", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats",
     "Rs", "rots", "rotations", "translations",  # a batch of frames (AlphaFold's IPA)
     "cam", "camera", "cams", "cameras",
 )  # fmt: skip

@@ -17,4 +17,4 @@ def from_homogeneous(x: Tensor, eps: float = 1e-6) -> Tensor:
 
 def transform_points(T: Tensor, pts: Tensor) -> Tensor:
     """Apply a predicted rigid transform T (B, 4, 4) to points (B, N, 3)."""
-    return from_homogeneous(to_homogeneous_like(pts) @ T.transpose(-1, -2))  # lookalike: T is not a camera name
+    return from_homogeneous(to_homogeneous_like(pts) @ T.transpose(-1, -2))  # expect: DTL002 (issue 8: `T` used as geometry counts)

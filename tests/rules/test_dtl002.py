@@ -435,3 +435,20 @@ def test_a_fixed_dtype_attribute_makes_no_activation() -> None:
     """
     assert findings(code) == []
     assert "rot_mats.to(" not in fixed(code, unsafe=True)
+
+
+def test_pytorch3d_rotation_and_translation_are_camera_values_together() -> None:
+    """PyTorch3D names a camera's translation `T`: `bmm(R, T[:, :, None])` multiplies two camera
+    values (no finding), and the pose then meets the points (one finding, at that product)."""
+    code = """
+        import torch
+
+        def rotate_on_spot(R: torch.Tensor, T: torch.Tensor, rotation: torch.Tensor):
+            new_R = R @ rotation.transpose(1, 2)
+            old_RT = torch.bmm(R, T[:, :, None])
+            return new_R, torch.matmul(new_R.transpose(1, 2), old_RT)[:, :, 0]
+
+        def to_view(points: torch.Tensor, R: torch.Tensor, T: torch.Tensor) -> torch.Tensor:
+            return torch.bmm(points, R) + T[:, None, :]
+    """
+    assert findings(code) == [("DTL002", 9, 30), ("DTL002", 9, 35)]

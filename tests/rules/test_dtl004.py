@@ -162,3 +162,24 @@ def test_numpy_camera_array_is_both_uncast_and_float64() -> None:
     after = fixed(code)
     assert "K = torch.from_numpy(intrinsics).to(points.dtype)" in after
     assert "points @ K.to(points.dtype).T" in after
+
+
+def test_a_helper_told_its_dtype_makes_that_dtype() -> None:
+    """aniposelib's `to_torch(x, device=..., dtype=P.dtype)` converts arrays with NumPy but
+    returns the dtype it is given: no DTL004 where the caller passes one (11 false findings)."""
+    code = """
+        import numpy as np
+        import torch
+
+        def to_torch(x, device=None, dtype=None):
+            tensor = torch.from_numpy(np.asarray(x)).to(device)
+            return tensor if dtype is None else tensor.to(dtype)
+
+        def reprojection_error(A: torch.Tensor, p3d: torch.Tensor, p2d) -> torch.Tensor:
+            p2d = to_torch(p2d, device=A.device, dtype=A.dtype)
+            return p3d @ A.T - p2d
+
+        def reprojection_any(A: torch.Tensor, p3d: torch.Tensor, p2d) -> torch.Tensor:
+            return p3d @ A.T - to_torch(p2d, device=A.device)
+    """
+    assert [(code, row) for code, row, _ in findings(code)] == [("DTL004", 13)]

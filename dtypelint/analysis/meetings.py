@@ -233,7 +233,9 @@ class MeetingRecorder:
         self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]
     ) -> Value:
         """A matmul-family operation: camera and cast operands checked, meetings recorded."""
-        if self.module.imports_numpy and not self.module.imports_torch:
+        scan = self.module.scan(self.node)
+        numpy_code = scan.numpy_calls and not scan.torch_evidence  # `np.asarray(Ms)`, no torch
+        if self.module.imports_numpy and (not self.module.imports_torch or numpy_code):
             return join(v for _, v in operands)  # NumPy's `R.dot(points.T)`: no tensors here
         self.matmul_operands_check(node, op_name, operands)
         result = self.meet(operands, node, "matmul")

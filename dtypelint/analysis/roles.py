@@ -233,6 +233,9 @@ class FunctionScan:
         #: something in it is torch's only (`torch.*` calls, `.to()`, `.device`, submodules):
         #: without it, `a @ b.T` in a file that imports NumPy may well be NumPy code
         self.torch_evidence = False
+        #: it calls NumPy (`np.asarray(Ms)`): with no torch evidence, NumPy code (a float64
+        #: calibration routine), whose products are NumPy's
+        self.numpy_calls = False
         #: used as NumPy arrays only can be (`poses.copy()`, `a.astype(...)`)
         self.numpy_names: set[str] = set()
         #: the data a tensor is made from (`torch.tensor(param)`): a list or an array, whatever
@@ -266,6 +269,9 @@ class FunctionScan:
             kind = type(node)
             if kind is ast.Attribute:
                 attr = node.attr  # type: ignore[attr-defined]
+                value = node.value  # type: ignore[attr-defined]
+                if type(value) is ast.Name and value.id in module.aliases:
+                    continue  # `np.einsum`, `math.inf`: a module's attribute, not a tensor's
                 if attr in TORCH_ONLY_ATTRS:
                     usage.torch_evidence = True
                 elif attr in NUMPY_ONLY_METHODS and type(node.value) is ast.Name:  # type: ignore[attr-defined]
@@ -343,10 +349,12 @@ class FunctionScan:
             self.data_names.add(func.value.id)
         if not self.kernel and extension_call(node, module):
             self.kernel = True
-        if not self.torch_evidence:
-            root = expression_root_name(func)
-            if root is not None and module.aliases.get(root, "").startswith("torch"):
-                self.torch_evidence = True
+        root = expression_root_name(func)
+        library = module.aliases.get(root, "") if root is not None else ""
+        if library.startswith("torch"):
+            self.torch_evidence = True
+        elif library.startswith("numpy"):
+            self.numpy_calls = True
         if not node.args:
             return
         if _converts_rotations(node):

@@ -452,3 +452,22 @@ def test_pytorch3d_rotation_and_translation_are_camera_values_together() -> None
             return torch.bmm(points, R) + T[:, None, :]
     """
     assert findings(code) == [("DTL002", 9, 30), ("DTL002", 9, 35)]
+
+
+def test_numpy_code_in_a_torch_file_gets_no_cast() -> None:
+    """aniposelib's `transform_extrinsics(Ms, s, R, t)` works on NumPy arrays (`np.asarray`,
+    `np.einsum`) in a file that imports torch too: `R.to(s.dtype)` raised AttributeError on the
+    array. `np.einsum` is NumPy's function, no tensor method."""
+    code = """
+        import numpy as np
+        import torch
+
+        def transform_extrinsics(Ms, s, R, t):
+            Ms = np.asarray(Ms, dtype="float64")
+            C = -np.einsum("...ji,...j->...i", Ms[..., :3, :3], Ms[..., :3, 3])
+            return s * C @ R.T + t
+
+        def align(cams: torch.Tensor, s: torch.Tensor, R: torch.Tensor, t: torch.Tensor):
+            return transform_extrinsics(cams.numpy(), s.item(), R.numpy(), t.numpy())
+    """
+    assert findings(code) == []

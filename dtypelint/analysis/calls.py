@@ -513,6 +513,8 @@ class CallEvaluation:
                     and value.qualname is None
                     and self.qualify(arg) is None
                 ):
+                    if not any(w in spelled.lower() for w in ("dev", "cuda", "gpu", "cpu")):
+                        return EMPTY  # `.to(cam_centers)`: some tensor's dtype, the author's
                     continue  # `.to(device)`, `.to(dev)`, `.to(self.device)`: a move, not a cast
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
                     continue

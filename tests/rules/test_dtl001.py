@@ -1442,3 +1442,23 @@ def test_offsets_rounded_in_place_later_are_index_math() -> None:
     """
     assert findings(code) == []
     assert findings(code.replace("ex.ceil_()", "ex.sigmoid_()")) == [("DTL001", 4, 15)]
+
+
+def test_a_factory_moved_to_a_tensor_takes_its_dtype() -> None:
+    """PyTorch3D's `torch.linspace(...).to(cam_centers)`: `.to(tensor)` casts to that tensor's
+    dtype right after creation (a true negative); `.to(dev)` only moves it."""
+    code = """
+        import math
+        import torch
+
+        def fit(points: torch.Tensor, angles: torch.Tensor) -> torch.Tensor:
+            return points * angles[:, None]
+
+        def trajectory(cameras, points: torch.Tensor, n: int, dev: torch.device) -> torch.Tensor:
+            cam_centers = cameras.get_camera_center()
+            angle = torch.linspace(0, 2.0 * math.pi, n).to(cam_centers)
+            return fit(points, angle)
+    """
+    assert findings(code) == []
+    moved = code.replace(".to(cam_centers)", ".to(dev)")
+    assert findings(moved) == [("DTL001", 9, 13)]

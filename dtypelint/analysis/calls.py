@@ -400,6 +400,8 @@ class CallEvaluation:
             other = args[0][1] if args else EMPTY
             if other.is_act:
                 return Value(ACT)
+            if other.is_camera:  # `torch.tensor([0, 0, 1.0]).type_as(R)`: in the camera's dtype
+                return Value(CAMERA, cameras=other.cameras)
             return Value(FIXED, fixed=other.fixed) if other.flags & FIXED else EMPTY
         if name.startswith("new_") or name == "new":
             # `x.new_zeros(...)` has x's dtype unless told otherwise.
@@ -527,6 +529,8 @@ class CallEvaluation:
         arg, value = target
         if value.is_act:  # .to(x): x's dtype and device
             return Value(ACT)
+        if value.is_camera:  # .to(K): the camera's dtype
+            return Value(CAMERA, cameras=value.cameras)
         if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
             return Value(FIXED, fixed=value.fixed)
         return self.dtype_value(arg, value, cast_node=node, receiver_node=receiver_node)

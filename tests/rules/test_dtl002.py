@@ -471,3 +471,20 @@ def test_numpy_code_in_a_torch_file_gets_no_cast() -> None:
             return transform_extrinsics(cams.numpy(), s.item(), R.numpy(), t.numpy())
     """
     assert findings(code) == []
+
+
+def test_a_value_cast_to_a_cameras_dtype_is_in_the_cameras_dtype() -> None:
+    """calibdiff: `axes_z = torch.tensor([0, 0, 1.0]).type_as(R)` is in R's dtype, so a product
+    with a translation (`dot(R @ axes_z, t)`) meets no activation."""
+    code = """
+        import torch
+
+        def angle(R: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+            axes_z = torch.tensor([0, 0, 1.0]).type_as(R)
+            return torch.dot(R @ axes_z, t.squeeze())
+
+        def angle_to(R: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+            axes_z = torch.tensor([0, 0, 1.0]).to(R)
+            return torch.dot(R @ axes_z, t.squeeze())
+    """
+    assert findings(code) == []

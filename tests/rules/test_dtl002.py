@@ -479,12 +479,14 @@ def test_a_value_cast_to_a_cameras_dtype_is_in_the_cameras_dtype() -> None:
     code = """
         import torch
 
-        def angle(R: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-            axes_z = torch.tensor([0, 0, 1.0]).type_as(R)
-            return torch.dot(R @ axes_z, t.squeeze())
+        def rotate(v1, v2):
+            return torch.cross(v1, v2) / torch.dot(v1, v2)
 
-        def angle_to(R: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-            axes_z = torch.tensor([0, 0, 1.0]).to(R)
-            return torch.dot(R @ axes_z, t.squeeze())
+        def rectify(R: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+            axes_nx = torch.tensor([-1.0, 0, 0]).type_as(R)
+            axes_z = torch.tensor([0, 0, 1.0]).type_as(R)
+            R_align_x = rotate(axes_nx, t)
+            return rotate(R_align_x @ axes_z, R @ axes_z)
     """
     assert findings(code) == []
+    assert findings(code.replace(".type_as(R)", ".to(R)")) == []

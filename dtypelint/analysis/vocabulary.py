@@ -454,8 +454,6 @@ class CameraNames:
                 affixes = parts[:start] + parts[stop:]
                 if any(affix.lower() in NETWORK_AFFIXES for affix in affixes):
                     continue  # `proj_weight`, `pose_feat`: a network's weight or feature
-                if core in ("cam", "camera") and start == 1 and len(parts[0]) == 1:
-                    continue  # `X_cam`, `c_cam`: points in the camera frame, not a camera
                 if core not in AMBIGUOUS_CAMERA_NAMES or all(
                     a.lower() in CAMERA_AFFIXES or a.isdigit() or len(a) == 1 for a in affixes
                 ):

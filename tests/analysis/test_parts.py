@@ -358,11 +358,3 @@ def test_the_folders_above_a_project_are_none_of_its_scope(tmp_path: Path) -> No
     (project / "setup.py").write_text("")  # no configuration: the marker finds the project
     assert codes(model, Config()) == ["DTL001"]
     assert codes(loader, Config()) == []
-
-
-def test_points_in_the_camera_frame_are_no_camera() -> None:
-    """PyTorch3D's PnP: `c_cam` (control points in the camera frame), like `X_cam`, is a point
-    set, not a camera; `src_cam` and `cam_K` are cameras."""
-    names = CameraNames(DEFAULT_CAMERA_NAMES)
-    assert not names.matches("c_cam") and not names.matches("X_cam")
-    assert names.matches("src_cam") and names.matches("cam_K") and names.matches("cam_0")

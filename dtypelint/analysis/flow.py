@@ -19,6 +19,7 @@ from dtypelint.analysis.passthrough import (
 from dtypelint.analysis.roles import (
     annotation_kind,
     annotation_optional,
+    dict_checked,
     model_outputs_name,
     non_tensor_name,
     weak_camera_name,
@@ -125,8 +126,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             if extra is not None:
                 self.env[extra.arg] = EMPTY
         forced_acts = self.module.forced_acts.get(id(node), frozenset())
-        methods = self.cls.method_nodes.values() if self.cls is not None else [node]
-        mapped = set().union(*(self.module.scan(method).mappings for method in methods))
+        mapped = dict_checked(self.module, self.cls, node)
         for param in params:
             name = param.arg
             self.env[name] = EMPTY  # every parameter shadows a module-level import of its name

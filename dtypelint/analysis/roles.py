@@ -31,6 +31,7 @@ from dtypelint.analysis.vocabulary import (
 
 if TYPE_CHECKING:
     from dtypelint.analysis.module import ModuleAnalysis
+    from dtypelint.analysis.values import ClassInfo
 
 
 _SEQUENCE_TYPES = frozenset(
@@ -168,6 +169,18 @@ def _mapping_type(types: list[ast.expr]) -> bool:
     """`isinstance(x, dict)`, `isinstance(x, (dict, list))`: the types include a mapping."""
     nodes = [e for t in types for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
     return any(last_name(n) in ("dict", "Dict", "Mapping", "MutableMapping") for n in nodes)
+
+
+def dict_checked(
+    module: ModuleAnalysis, cls: ClassInfo | None, func: ast.FunctionDef | ast.AsyncFunctionDef
+) -> frozenset[str]:
+    """Names a method of the class (or `func` itself) checks for a dict, once a class."""
+    if cls is None:
+        return frozenset(module.scan(func).mappings)
+    if cls.dict_checked is None:
+        methods = cls.method_nodes.values()
+        cls.dict_checked = frozenset().union(*(module.scan(m).mappings for m in methods))
+    return cls.dict_checked
 
 
 def injected_module(init: ast.FunctionDef | ast.AsyncFunctionDef | None, name: str) -> bool:
@@ -349,12 +362,13 @@ class FunctionScan:
             self.data_names.add(func.value.id)
         if not self.kernel and extension_call(node, module):
             self.kernel = True
-        root = expression_root_name(func)
-        library = module.aliases.get(root, "") if root is not None else ""
-        if library.startswith("torch"):
-            self.torch_evidence = True
-        elif library.startswith("numpy"):
-            self.numpy_calls = True
+        if not (self.torch_evidence and self.numpy_calls):  # each known once: stop looking
+            root = expression_root_name(func)
+            library = module.aliases.get(root, "") if root is not None else ""
+            if library.startswith("torch"):
+                self.torch_evidence = True
+            elif library.startswith("numpy"):
+                self.numpy_calls = True
         if not node.args:
             return
         if _converts_rotations(node):

@@ -469,6 +469,8 @@ class ClassInfo:
     is_module: bool
     submodules: set[str] = field(default_factory=set)
     weightless: set[str] = field(default_factory=set)  # submodules without weights (`nn.Dropout`)
+    #: names a method checks for a dict (`isinstance(cond, dict)`), once computed (flow.py)
+    dict_checked: frozenset[str] | None = None
     #: submodules made from a class of this file (`self.expand = FourierExpansion(...)`): attr ->
     #: class name, so a call gives what that class's forward returns
     submodule_classes: dict[str, str] = field(default_factory=dict)

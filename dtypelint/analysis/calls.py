@@ -147,6 +147,9 @@ class CallEvaluation:
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
                 return self.module_call(node, args)
+            if looped := self._looped_functions(func.id):  # enformer's feature functions
+                results = [self.local_call(node, f, args, f.name, False) for f in looped]
+                return union_all(results)
             if func.id == "point_sample" and len(args) >= 2:  # imported in a `try` (optional)
                 return self.sampled(node, args)
             if func.id in PY_INT_BUILTINS:
@@ -336,6 +339,29 @@ class CallEvaluation:
                 items=tuple(summary_item_value(role, name, result) for role in summary.items),
             )
         return self.unknown_call(args, node, derived=not name.startswith("self."))
+
+    def _looped_functions(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """This file's functions a loop variable takes in turn: `for fn in feature_functions:
+        fn(distances)` with `feature_functions = [f, g, ...]` (or the list in the loop)."""
+        info = self.info
+        if info.loop_functions is None:
+            info.loop_functions = {}
+            nodes = self.module.scan(self.node).nodes
+            lists = {
+                n.targets[0].id: n.value
+                for n in nodes
+                if isinstance(n, ast.Assign)
+                and isinstance(n.targets[0], ast.Name)
+                and isinstance(n.value, (ast.List, ast.Tuple))
+            }
+            for n in nodes:
+                if isinstance(n, (ast.For, ast.AsyncFor)) and isinstance(n.target, ast.Name):
+                    items = lists.get(n.iter.id) if isinstance(n.iter, ast.Name) else n.iter
+                    names = items.elts if isinstance(items, (ast.List, ast.Tuple)) else []
+                    found = [self.module.local_functions.get(getattr(e, "id", "")) for e in names]
+                    if functions := [f for f in found if f is not None]:
+                        info.loop_functions[n.target.id] = functions
+        return info.loop_functions.get(name, [])
 
     def _camera_parameter(self, node: ast.expr) -> bool:
         """A parameter of this function with a camera name, a weak one (`trans_12`) too."""

@@ -87,6 +87,8 @@ class FunctionInfo:
     class_name: str | None = None  # the class a method belongs to
     parent: FunctionInfo | None = None  # the enclosing function of a nested one
     callees: set[int] = field(default_factory=set)  # node ids of this file's functions it uses
+    #: loop variables that take this file's functions in turn (`for fn in [f, g]: fn(x)`)
+    loop_functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] | None = None
     #: the callees it uses outside fixed-precision regions (`autocast(enabled=False)`): what
     #: it calls only inside them runs in float32 by design, not in the run's low precision
     open_callees: set[int] = field(default_factory=set)

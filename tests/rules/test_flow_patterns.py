@@ -577,6 +577,32 @@ def test_a_parameter_indexed_by_numbers_only_is_a_list_of_tensors() -> None:
     assert "dtype=" not in fixed(code)
 
 
+def test_functions_called_in_turn_through_a_loop_variable_are_local_calls() -> None:
+    """enformer calls its positional feature functions as `for fn in feature_functions:
+    fn(distances, ...)` with `distances = torch.arange(...)`: each function's `positions` is an
+    index tensor then, no dtype source (`dtype=positions.dtype` made its linspace int64)."""
+    code = """
+        import torch
+
+        def exponential(positions, features: int):
+            half_life = 2 ** torch.linspace(3.0, 10.0, features, device=positions.device)
+            return torch.exp(-0.69 / half_life * positions.abs()[..., None])
+
+        def central_mask(positions, features: int):
+            widths = 2 ** torch.arange(1, features + 1, device=positions.device)
+            return (widths[None, ...] > positions.abs()[..., None]).float()
+
+        def embed(x: torch.Tensor, seq_len: int) -> torch.Tensor:
+            distances = torch.arange(-seq_len + 1, seq_len, device=x.device)
+            feature_functions = [exponential, central_mask]
+            embeddings = [fn(distances, x.shape[-1]) for fn in feature_functions]
+            for fn in feature_functions:
+                embeddings.append(fn(distances, x.shape[-1]))
+            return x + torch.cat(embeddings, dim=-1).to(x.dtype)
+    """
+    assert "dtype=positions.dtype" not in fixed(code)
+
+
 def test_a_parameter_callers_pass_an_index_tensor_is_no_dtype_source() -> None:
     """enformer's `get_positional_features_exponential(positions, ...)` is given
     `torch.arange(-n + 1, n)`, an int64 tensor: `dtype=positions.dtype` made its `linspace`

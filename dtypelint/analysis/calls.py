@@ -303,14 +303,13 @@ class CallEvaluation:
         args: list[tuple[ast.expr, Value]],
     ) -> Value:
         """A call of a function whose summary is known (this file's or an imported one's)."""
-        dtype = keyword(node, "dtype")
-        if summary is not None and dtype is not None and "dtype" in summary.params:
-            # `to_torch(p2d, dtype=A.dtype)`: the helper makes what it is told to
-            self.meet_through(node, summary, received)
-            made = self.given_dtype(dtype)
-            return made if made is not EMPTY else self.unknown_call(args, node)
         if summary is not None:
             self.meet_through(node, summary, received)
+            dtype = keyword(node, "dtype")
+            if dtype is not None and "dtype" in summary.params:
+                # `to_torch(p2d, dtype=A.dtype)`: the helper makes what it is told to
+                made = self.given_dtype(dtype)
+                return made if made is not EMPTY else self.unknown_call(args, node)
             if summary.kernel:
                 self.info.kernel = True
             if summary.passes is not None and summary.passes in received:

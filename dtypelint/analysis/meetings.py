@@ -266,19 +266,31 @@ class MeetingRecorder:
             if not others:
                 continue
             other_node = others[0][0]
-            self.module.matmul_operands.append(
-                MatmulOperand(
-                    operand=operand,
-                    value=value,
-                    op_node=node,
-                    op_name=op_name,
-                    other_operand=other_node,  # type: ignore[arg-type]
-                    other_names=self.act_names(others),
-                    function=self.info,
-                    autocast=self.autocast_depth > 0 or self.info.autocast,
-                    fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
-                )
+            self._record_operand(operand, value, node, op_name, other_node, self.act_names(others))
+
+    def _record_operand(
+        self,
+        operand: ast.AST,
+        value: Value,
+        node: ast.AST,
+        op_name: str,
+        other_operand: ast.AST | None,
+        other_names: tuple[str, ...],
+    ) -> None:
+        """A matmul operand facing an activation, where it is (autocast, fixed precision)."""
+        self.module.matmul_operands.append(
+            MatmulOperand(
+                operand=operand,
+                value=value,
+                op_node=node,
+                op_name=op_name,
+                other_operand=other_operand,  # type: ignore[arg-type]
+                other_names=other_names,
+                function=self.info,
+                autocast=self.autocast_depth > 0 or self.info.autocast,
+                fixed_precision=self.in_fixed_precision,
             )
+        )
 
     def rounded(self, name: str, node: ast.AST) -> None:
         """`(x + offsets).ceil()`, `.long()`: the meetings that made `node` are index math; and
@@ -317,19 +329,8 @@ class MeetingRecorder:
             return
         if self._kept_in_fp32(name):
             return
-        self.module.matmul_operands.append(
-            MatmulOperand(
-                operand=node.args[0],
-                value=first,
-                op_node=node,
-                op_name=f"self.{name}",
-                other_operand=node.func,
-                other_names=(f"self.{name}.weight",) if kind in LAYERS_WITH_WEIGHT else (),
-                function=self.info,
-                autocast=self.autocast_depth > 0 or self.info.autocast,
-                fixed_precision=self.fixed_precision_depth > 0 or self.info.fixed_precision,
-            )
-        )
+        weight = (f"self.{name}.weight",) if kind in LAYERS_WITH_WEIGHT else ()
+        self._record_operand(node.args[0], first, node, f"self.{name}", node.func, weight)
 
     def _kept_in_fp32(self, name: str) -> bool:
         """`self.<name>` is a float32 layer by `_keep_in_fp32_modules` (a name in that list is

@@ -17,8 +17,8 @@ from dtypelint.analysis.syntax import (
     constant_string,
     dotted_name,
     import_aliases,
-    is_false,
     is_int_constant,
+    is_literal_false,
     is_self_attribute,
     is_zero_dim_factory,
     keyword,
@@ -321,7 +321,7 @@ class ModuleAnalysis:
                 if qualname.startswith("torch.nn.") or isinstance(func, ast.Name):
                     torch_layer = qualname.startswith("torch.nn.")
                     info.submodule_classes.setdefault(attr, qualname if torch_layer else func.id)
-                plain = any(k.arg in AFFINE_OPTIONS and is_false(k.value) for k in value.keywords)
+                plain = any(is_literal_false(keyword(value, a)) for a in AFFINE_OPTIONS)
                 if qualname.startswith("torch.nn.") and (last in WEIGHTLESS_MODULES or plain):
                     info.weightless.add(attr)  # `nn.LayerNorm(d, elementwise_affine=False)` too
                 return

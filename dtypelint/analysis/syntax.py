@@ -365,14 +365,8 @@ def class_default(init: ast.FunctionDef | ast.AsyncFunctionDef | None, func: ast
     that parameter; else `func` itself."""
     if init is None or not isinstance(func, ast.Name):
         return func
-    args = init.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
-    for param, default in pairs:
-        if param.arg == func.id and isinstance(default, (ast.Name, ast.Attribute)):
-            return default
-    return func
+    default = defaults_by_param(init).get(func.id)
+    return default if isinstance(default, (ast.Name, ast.Attribute)) else func
 
 
 _BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match)
@@ -523,10 +517,6 @@ def kept_in_fp32(tree: ast.Module) -> tuple[str, ...]:
                 elts = getattr(stmt.value, "elts", [])  # type: ignore[union-attr]
                 names += [e.value for e in elts if isinstance(e, ast.Constant) and e.value]
     return tuple(n for n in names if isinstance(n, str))
-
-
-def is_false(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value is False
 
 
 def defaults_by_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:

@@ -502,21 +502,20 @@ WEIGHTLESS_MODULES = frozenset(
      "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d",
      "PixelShuffle", "PixelUnshuffle", "LeakyReLU", "ELU", "Mish", "Hardswish", "Softplus"}
 )  # fmt: skip
-#: torch.nn layers whose weights the model's `.to(bfloat16)` converts: an input upcast to float32
-#: raises there (`mat1 and mat2 must have the same dtype`), or runs low under autocast anyway.
-WEIGHTED_LAYERS = frozenset(
-    {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
-     "ConvTranspose3d", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}
-)  # fmt: skip
-#: Methods that round a float result to integers (index math follows).
-ROUNDING_METHODS = frozenset({"ceil", "floor", "round", "trunc", "long", "int", "short"})
-#: The options that build a norm layer without weights (`nn.LayerNorm(d, elementwise_affine=False)`).
-AFFINE_OPTIONS = frozenset({"elementwise_affine", "affine"})
-#: Of those, the ones that always have a `.weight` (a norm layer's may be None).
+#: torch.nn layers that always have a `.weight`, which the model's `.to(bfloat16)` converts: an
+#: input upcast to float32 raises there (`mat1 and mat2 must have the same dtype`).
 LAYERS_WITH_WEIGHT = frozenset(
     {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
      "ConvTranspose3d"}
 )  # fmt: skip
+#: Those and the norm layers, whose weights are converted too (but may be None).
+WEIGHTED_LAYERS = LAYERS_WITH_WEIGHT | {
+    "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"
+}  # fmt: skip
+#: Methods that round a float result to integers (index math follows).
+ROUNDING_METHODS = frozenset({"ceil", "floor", "round", "trunc", "long", "int", "short"})
+#: The options that build a norm layer without weights (`nn.LayerNorm(d, elementwise_affine=False)`).
+AFFINE_OPTIONS = frozenset({"elementwise_affine", "affine"})
 #: Parameter annotations that make a parameter a tensor / a scalar.
 TENSOR_ANNOTATIONS = frozenset({"Tensor", "FloatTensor", "LongTensor"})
 SCALAR_ANNOTATIONS = frozenset(

@@ -81,7 +81,7 @@ class UnitEvents:
     summaries: dict[int, Summary] = field(default_factory=dict)
     camera_args: dict[int, set[str]] = field(default_factory=dict)
     act_args: dict[int, set[str]] = field(default_factory=dict)
-    data_args: dict[int, set[str]] = field(default_factory=dict)  # passed list/number literals
+    data_args: dict[int, set[str]] = field(default_factory=dict)  # given data or index tensors
     consulted: dict[int, Summary | None] = field(default_factory=dict)
     #: factory nodes this unit owns: a write into one of them changes this unit
     factory_nodes: frozenset[int] = frozenset()

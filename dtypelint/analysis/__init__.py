@@ -10,13 +10,17 @@ The package, from the bottom up (each module imports only those above it in this
 * `vocabulary`: tables of torch functions, tensor methods, dtypes and camera names;
 * `syntax`: small helpers over `ast` nodes;
 * `values`: `Value` (what an expression holds: roles as flags, origins) and the events rules read;
+* `passthrough`: what helpers hand back (their argument reshaped, or a tensor they made);
+* `geometry`: which rotation, translation and camera names a function uses as geometry;
 * `roles`: evidence about parameters (annotations, uses as tensors);
-* `expressions`, `calls`, `torch_calls`: evaluating expressions, as parts of `FunctionFlow`;
+* `scope`: where low precision runs (which functions see bf16/fp16 activations);
+* `summaries`: what functions of the project tell their callers;
+* `expressions`, `calls`, `torch_calls`, `meetings`: evaluating expressions and recording where
+  values meet, as parts of `FunctionFlow`;
 * `flow`: `FunctionFlow`, one function walked in statement order;
 * `walks`: the file's functions walked to a fixed point, re-walking only the classes and
   functions a new fact can change;
-* `module`: `ModuleAnalysis`, a file's classes and imports, and the driver over its functions;
-* `summaries`: what functions of the project tell their callers.
+* `module`: `ModuleAnalysis`, a file's classes and imports, and the driver over its functions.
 """
 
 from dtypelint.analysis.module import ModuleAnalysis

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
+from dtypelint.analysis.geometry import weak_camera_name
 from dtypelint.analysis.meetings import MeetingRecorder
 from dtypelint.analysis.passthrough import (
     fresh_factory,
@@ -22,7 +23,6 @@ from dtypelint.analysis.roles import (
     dict_checked,
     model_outputs_name,
     non_tensor_name,
-    weak_camera_name,
 )
 from dtypelint.analysis.syntax import (
     block_exits,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from dtypelint.analysis.geometry import converts_rotations, geometry_names
 from dtypelint.analysis.syntax import (
     constant_string,
     dotted_name,
-    einsum_matrix_operands,
     expression_root_name,
     is_int_constant,
     is_self_attribute,
@@ -18,8 +18,6 @@ from dtypelint.analysis.syntax import (
 )
 from dtypelint.analysis.vocabulary import (
     FACTORIES,
-    MATMUL_FUNCS,
-    MATMUL_METHODS,
     NUMPY_ONLY_METHODS,
     REGISTRARS,
     SCALAR_ANNOTATIONS,
@@ -295,6 +293,10 @@ class FunctionScan:
                     usage.objects.add(node.value.id)  # type: ignore[attr-defined]
             elif kind is ast.Call:
                 usage._call(node, module)  # type: ignore[arg-type]
+            elif kind is ast.Subscript:
+                value = node.value  # type: ignore[attr-defined]
+                if type(value) is ast.Name and _array_index(node.slice):  # type: ignore[attr-defined]
+                    usage.tensors.add(value.id)  # `trans[:, :, None, :]`: no list or dict does that
             elif kind is ast.BinOp:
                 usage._binop(node, module)  # type: ignore[arg-type]
             elif kind is ast.Assign or kind is ast.AnnAssign:
@@ -371,7 +373,7 @@ class FunctionScan:
                 self.numpy_calls = True
         if not node.args:
             return
-        if _converts_rotations(node):
+        if converts_rotations(node):
             root = expression_root_name(node.args[0])
             if root is not None:
                 self.rotation_inputs.add(root)
@@ -427,6 +429,18 @@ class FunctionScan:
             and node.func.attr == "get"
         ) and isinstance(node.func.value, ast.Name):
             self.dicts.add(node.func.value.id)
+
+
+def _array_index(index: ast.AST) -> bool:
+    """`[:, None]`, `[..., 0]`, `[:, :3]`: indexing a list or a dict that way raises; arrays and
+    tensors take it."""
+    if type(index) is not ast.Tuple:
+        return False
+    return any(
+        type(element) is ast.Slice
+        or (type(element) is ast.Constant and element.value in (None, Ellipsis))
+        for element in index.elts
+    )
 
 
 def _takes_tensor(
@@ -491,110 +505,3 @@ def _calls_submodule(call: ast.Call) -> bool:
     if isinstance(func, ast.Subscript):
         func = func.value
     return is_self_attribute(func)
-
-
-#: Rotation and translation names: cameras only where the function uses them as geometry.
-WEAK_CAMERA_NAMES = frozenset(
-    {"R", "t", "T", "rot", "rotation", "trans", "translation", "trans_mat", "trans_mats", "Rs", "rots",
-     "rotations", "translations"}
-)  # fmt: skip
-
-
-def weak_camera_name(name: str) -> bool:
-    return name in WEAK_CAMERA_NAMES or name.split("_", 1)[0] in ("R", "t", "T", "rot", "trans")
-
-
-def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
-    """Names a function uses as geometry (see `FunctionScan.geometry`), from its `nodes`."""
-    direct: set[str] = set()
-    products: set[str] = set()  # locals assigned a matmul result
-    built_from: dict[str, set[str]] = {}
-    added: list[tuple[ast.AST, ast.AST]] = []  # (side, other) of `a + b` / `a - b`
-    for node in nodes:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                built_from.setdefault(target.id, set()).update(
-                    n.id
-                    for n in walk(node.value)
-                    if isinstance(n, ast.Name) and n.id not in module.aliases
-                )
-                if _is_product(node.value, module):
-                    products.add(target.id)
-        elif isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
-            direct.update(_roots(node.value))  # `T[..., :3, :3]`, `T[..., :3, 3:4]`
-        elif isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.MatMult):
-                direct.update(_roots(node.left, node.right))
-            elif isinstance(node.op, (ast.Add, ast.Sub)):
-                added += [(node.left, node.right), (node.right, node.left)]
-        elif isinstance(node, ast.Call):
-            qualname = module.qualify(node.func) or ""
-            method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-            if qualname.endswith("einsum"):
-                direct.update(_roots(*einsum_matrix_operands(node)))
-            elif (
-                qualname in MATMUL_FUNCS
-                or qualname.startswith("torch.linalg.")
-                or qualname
-                in (
-                    "torch.inverse",
-                    "torch.pinverse",
-                )
-            ):
-                direct.update(_roots(*node.args))
-            elif not qualname and method in MATMUL_METHODS | {"inverse", "pinverse"}:
-                direct.update(_roots(node.func.value, *node.args))  # type: ignore[attr-defined]
-    for side, other in added:  # `points @ R.mT + t`, `out = x @ R; out + t`
-        if _is_product(other, module) or (isinstance(other, ast.Name) and other.id in products):
-            direct.update(_roots(side))
-    geometry = set(direct)
-    for name in direct:  # one step back: `Rt = torch.cat([R, t])` then `K @ Rt`
-        geometry |= built_from.get(name, set())
-    return geometry
-
-
-def _is_product(node: ast.AST, module: ModuleAnalysis) -> bool:
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-        return True
-    return isinstance(node, ast.Call) and (
-        (module.qualify(node.func) or "") in MATMUL_FUNCS
-        or (isinstance(node.func, ast.Attribute) and node.func.attr in MATMUL_METHODS)
-    )
-
-
-def _roots(*nodes: ast.AST) -> set[str]:
-    """The names operands start from (`R` in `R.mT`, `t[:, None]`, `R.transpose(1, 2)`)."""
-    roots = set()
-    for node in nodes:
-        root = expression_root_name(node)
-        if root is not None and not root.startswith("self."):
-            roots.add(root)
-    return roots
-
-
-#: Words in the names of functions converting rotation parameters to matrices.
-_ROTATION_CONVERSIONS = ("rodrigues", "axis_angle", "aa2", "rot6d", "6d", "quat", "euler",
-                         "so3", "exp_map", "expmap", "angle_axis")  # fmt: skip
-
-
-def _converts_rotations(call: ast.Call) -> bool:
-    func = call.func
-    name = last_name(func)
-    lowered = name.lower()
-    return any(word in lowered for word in _ROTATION_CONVERSIONS)
-
-
-def _slices_a_3x3(index: ast.AST) -> bool:
-    """`[..., :3, :3]`, `[:3, 3]`: a rotation or translation cut out of a pose matrix."""
-    parts = index.elts if isinstance(index, ast.Tuple) else [index]
-    slices = [p for p in parts if isinstance(p, ast.Slice)]
-    return (
-        len(slices) >= 1
-        and len(parts) >= 2
-        and any(
-            isinstance(bound, ast.Constant) and bound.value in (3, 4)
-            for s in slices
-            for bound in (s.lower, s.upper)
-        )
-    )

@@ -15,6 +15,7 @@ DEFAULT_CAMERA_NAMES: tuple[str, ...] = (
     "extrinsic_matrix", "K_inv", "inv_K", "calib_matrix", "camtoworld", "camtoworlds",
     "worldtocam", "cam2worlds", "world2cams", "c2ws", "w2cs", "viewmatrix", "projmat",
     "proj_mats", "intrinsic_matrices", "extrinsic_matrices", "ext", "exts", "intr", "extr",
+    "intrins",  # Lift-Splat-Shoot and BEVDet: `rots, trans, intrins, post_rots, post_trans`
     # Rotation and translation values: cameras when used as geometry (in a matmul with points,
     # added to one), which is where DTL002 looks; built together (`cat([R, t])`) they stay camera
     # values, so `K @ Rt` is no finding.

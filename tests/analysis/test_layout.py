@@ -12,6 +12,7 @@ LAYERS = [
     "syntax",
     "values",
     "passthrough",
+    "geometry",
     "roles",
     "scope",
     "summaries",

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import dtypelint
 from dtypelint.analysis import ModuleAnalysis
-from dtypelint.analysis.roles import annotation_kind, annotation_optional, geometry_names
+from dtypelint.analysis.geometry import geometry_names
+from dtypelint.analysis.roles import annotation_kind, annotation_optional
 from dtypelint.analysis.scope import file_in_scope
 from dtypelint.analysis.summaries import ProjectContext, module_name_for, resolve_relative
 from dtypelint.analysis.syntax import walk

@@ -218,6 +218,36 @@ CASES = {
             7: "    coords = torch.cat([coords, torch.rand(logits.shape[0], 2, 2, device=logits.device, dtype=logits.dtype)], 1)",
         },
     ),
+    "Lift-Splat geometry: intrins and rots in matmuls, trans sliced and added": (
+        """
+        import torch
+        from torch import nn
+
+        class Lifter(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Linear(4, 3)
+
+            def forward(self, feats, intrins, rots, trans):
+                pts = self.head(feats)
+                pts = torch.matmul(pts, torch.inverse(intrins).transpose(-1, -2))
+                pts = torch.matmul(pts, rots.transpose(-1, -2))
+                return pts + trans[:, :, None, :]
+
+        def run(dtype):
+            torch.manual_seed(0)
+            model = Lifter().to(dtype)
+            intrins = torch.tensor([[30.0, 0.0, 2.0], [0.0, 30.0, 1.0], [0.0, 0.0, 1.0]]).repeat(1, 2, 1, 1)
+            rots = torch.eye(3).repeat(1, 2, 1, 1)
+            return model(torch.rand(1, 2, 5, 4).to(dtype), intrins, rots, torch.rand(1, 2, 3))
+        """,
+        [("DTL002", 11, 33), ("DTL002", 12, 33), ("DTL002", 13, 22)],
+        {
+            11: "        pts = torch.matmul(pts, torch.inverse(intrins).to(pts.dtype).transpose(-1, -2))",
+            12: "        pts = torch.matmul(pts, rots.to(pts.dtype).transpose(-1, -2))",
+            13: "        return pts + trans[:, :, None, :].to(pts.dtype)",
+        },
+    ),
 }
 
 

@@ -24,6 +24,7 @@ from dtypelint.analysis.roles import (
     model_outputs_name,
     non_tensor_name,
 )
+from dtypelint.analysis.scope import data_class
 from dtypelint.analysis.syntax import (
     block_exits,
     child_blocks,
@@ -70,7 +71,6 @@ from dtypelint.analysis.vocabulary import (
     ATTENTION_NAMES,
     AUTOCAST_FUNCS,
     CUSTOM_FWD_FUNCS,
-    is_data_class_name,
     is_integer_name,
 )
 
@@ -245,12 +245,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             in_method and node.name == "__init__" and bool(self.cls and self.cls.is_module)
         )
         # Datasets and data parsers prepare inputs in their own dtype: no activations there.
-        data_code = (
-            self.cls is not None
-            and not self.cls.is_module
-            and any(is_data_class_name(b) for b in [self.cls.name, *self.cls.bases])
-        )
-        builds_module = builds_module or data_code
+        builds_module = builds_module or (self.cls is not None and data_class(self.cls))
         # A module's own methods compute with its weights: what its submodules return is an
         # activation on evidence even when no parameter is (`for x in feats: x = self.m[i](x)`).
         module_method = in_method and bool(self.cls and self.cls.is_module)

@@ -177,8 +177,34 @@ def dict_checked(
         return frozenset(module.scan(func).mappings)
     if cls.dict_checked is None:
         methods = cls.method_nodes.values()
-        cls.dict_checked = frozenset().union(*(module.scan(m).mappings for m in methods))
+        checked = set().union(*(module.scan(m).mappings for m in methods))
+        while checked and _passed_on(module, cls, checked):
+            pass
+        cls.dict_checked = frozenset(checked)
     return cls.dict_checked
+
+
+def _passed_on(module: ModuleAnalysis, cls: ClassInfo, checked: set[str]) -> bool:
+    """Add the parameters of the class's methods that `self.method(...)` calls pass a checked
+    name to (ldm's `sample(conditioning)` checks it for a dict, then hands it to
+    `ddim_sampling(cond, ...)`); whether any was new."""
+    added = False
+    for method in cls.method_nodes.values():
+        for node in module.scan(method).nodes:
+            if not (type(node) is ast.Call and is_self_attribute(node.func)):
+                continue
+            callee = cls.method_nodes.get(node.func.attr)  # type: ignore[attr-defined]
+            if callee is None:
+                continue
+            params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)][1:]
+            names = [a.arg for a in callee.args.kwonlyargs] + params
+            passed = [(p, a) for p, a in zip(params, node.args, strict=False)]
+            passed += [(k.arg, k.value) for k in node.keywords if k.arg in names]
+            for param, arg in passed:
+                if type(arg) is ast.Name and arg.id in checked and param not in checked:
+                    checked.add(param)  # type: ignore[arg-type]
+                    added = True
+    return added
 
 
 def injected_module(init: ast.FunctionDef | ast.AsyncFunctionDef | None, name: str) -> bool:

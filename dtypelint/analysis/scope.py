@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from dtypelint.analysis.values import ClassInfo, FunctionInfo
+from dtypelint.analysis.vocabulary import is_data_class_name
 
 DEFAULT_SCOPE = "models"  # the other: "all" (config.SCOPES)
 
@@ -119,7 +120,21 @@ def never_low_class(cls: ClassInfo) -> bool:
     """A data, driver or evaluation class (not an `nn.Module`)."""
     if cls.is_module:
         return False
+    if diffusion_sampler(cls):
+        return False
     return never_low_class_name([cls.name, *(base.rsplit(".", 1)[-1] for base in cls.bases)])
+
+
+def diffusion_sampler(cls: ClassInfo) -> bool:
+    """A DDIM / PLMS sampler given its network (`self.model = model`): it drives the network
+    with its latents, unlike a data `Sampler`, which yields indices."""
+    return not cls.is_module and "Sampler" in cls.name and bool(cls.submodules)
+
+
+def data_class(cls: ClassInfo) -> bool:
+    """A dataset, data parser or data sampler: it prepares inputs in their own dtype."""
+    names = [cls.name, *cls.bases]
+    return not cls.is_module and not diffusion_sampler(cls) and any(map(is_data_class_name, names))
 
 
 def never_low_function(name: str) -> bool:

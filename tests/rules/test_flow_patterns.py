@@ -722,3 +722,43 @@ def test_a_parameter_the_class_checks_for_a_dict_is_no_dtype_source() -> None:
     """
     assert findings(code) == [("DTL001", 11, 15), ("DTL001", 23, 15)]
     assert "dtype=" not in fixed(code)
+
+
+DDIM_SAMPLER = """
+    import torch
+
+    class DDIMSampler(object):
+        def __init__(self, model):
+            self.model = model
+
+        def sample(self, conditioning, shape, x0=None, mask=None):
+            if isinstance(conditioning, dict):
+                batch = conditioning[list(conditioning.keys())[0]].shape[0]
+            return self.ddim_sampling(conditioning, shape, x0=x0, mask=mask)
+
+        def ddim_sampling(self, cond, shape, x0=None, mask=None):
+            img = torch.randn(shape, device=self.model.betas.device)
+            if mask is not None:
+                img = self.model.q_sample(x0) * mask + (1.0 - mask) * img
+            return self.p_sample_ddim(img, cond, 3)
+
+        def p_sample_ddim(self, x, c, index):
+            b, device = x.shape[0], x.device
+            e_t = self.model.apply_model(x, c)
+            a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device)
+            return (x - e_t) / a_t.sqrt()
+"""
+
+
+def test_a_diffusion_sampler_given_its_network_drives_it() -> None:
+    """iopaint's DDIM and PLMS samplers (plain classes holding the LDM): `torch.full(...)` of a
+    schedule value promotes the latents every step, and the float32 latents go into the
+    half/bf16 UNet. A data sampler (`torch.utils.data.Sampler`, no network) stays out of scope.
+    `conditioning` is checked for a dict and handed on as `cond`: no dtype source either."""
+    assert findings(DDIM_SAMPLER) == [("DTL001", 13, 15), ("DTL001", 21, 15)]
+    after = fixed(DDIM_SAMPLER)
+    assert "a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device, dtype=x.dtype)" in after
+    assert "cond.dtype" not in after and "img = torch.randn(shape, device=self.model.betas.device)\n" in after
+    data_sampler = DDIM_SAMPLER.replace("def __init__(self, model):", "def __init__(self, data):")
+    data_sampler = data_sampler.replace("self.model = model", "self.data = data")
+    assert findings(data_sampler) == []

@@ -23,6 +23,7 @@ from dtypelint.analysis.roles import (
     dict_checked,
     model_outputs_name,
     non_tensor_name,
+    reads_activations,
 )
 from dtypelint.analysis.scope import data_class
 from dtypelint.analysis.syntax import (
@@ -249,8 +250,11 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         # A module's own methods compute with its weights: what its submodules return is an
         # activation on evidence even when no parameter is (`for x in feats: x = self.m[i](x)`).
         module_method = in_method and bool(self.cls and self.cls.is_module)
+        # A nested function reading its parent's activations (a sampler's `get_x_prev(e_t)`
+        # using the latents `x`) computes with them as if they were its parameters.
+        reads_acts = parent is not None and reads_activations(used.nodes, self.env, params)
         is_tensor_taking = (
-            bool(tensor_params or camera_params or self.dict_params or module_method)
+            bool(tensor_params or camera_params or self.dict_params or module_method or reads_acts)
             and not builds_module
         )
         info = FunctionInfo(

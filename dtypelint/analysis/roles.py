@@ -16,6 +16,7 @@ from dtypelint.analysis.syntax import (
     last_name,
     walk,
 )
+from dtypelint.analysis.values import EMPTY, Value
 from dtypelint.analysis.vocabulary import (
     FACTORIES,
     NUMPY_ONLY_METHODS,
@@ -531,3 +532,12 @@ def _calls_submodule(call: ast.Call) -> bool:
     if isinstance(func, ast.Subscript):
         func = func.value
     return is_self_attribute(func)
+
+
+def reads_activations(nodes: list[ast.AST], env: dict[str, Value], params: list) -> bool:
+    """Whether `nodes` read an activation of `env` that is not one of `params` (a closure's)."""
+    own = {param.arg for param in params}
+    return any(
+        type(node) is ast.Name and node.id not in own and env.get(node.id, EMPTY).is_act
+        for node in nodes
+    )

@@ -762,3 +762,29 @@ def test_a_diffusion_sampler_given_its_network_drives_it() -> None:
     data_sampler = DDIM_SAMPLER.replace("def __init__(self, model):", "def __init__(self, data):")
     data_sampler = data_sampler.replace("self.model = model", "self.data = data")
     assert findings(data_sampler) == []
+
+
+def test_a_nested_function_reading_its_parents_activations_computes_with_them() -> None:
+    """iopaint's PLMS sampler: `get_x_prev_and_pred_x0(e_t, index)` is defined inside
+    `p_sample_plms(self, x, ...)` and reads the latents `x` from it; its schedule values made
+    with `torch.full` promote them. A nested function reading only numbers stays quiet."""
+    code = """
+        import torch
+
+        class PLMSSampler(object):
+            def __init__(self, model):
+                self.model = model
+
+            def p_sample_plms(self, x, c, index):
+                b, device = x.shape[0], x.device
+
+                def get_x_prev(e_t, index):
+                    a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device)
+                    return (x - e_t) / a_t.sqrt()
+
+                return get_x_prev(self.model.apply_model(x, c), index)
+    """
+    assert findings(code) == [("DTL001", 11, 19)]
+    assert "a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device, dtype=x.dtype)" in fixed(code)
+    numbers = code.replace("return (x - e_t) / a_t.sqrt()", "return a_t.sqrt() * index")
+    assert findings(numbers) == []

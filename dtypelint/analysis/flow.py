@@ -221,7 +221,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             ) or name in used.rotation_inputs
             if (
                 self.module.camera_names.matches(name)
-                and not (name == "K" and attention)
+                and not (attention and name.split("_", 1)[0] == "K")  # `K_r`: relative keys
                 and not geometry_unused
             ):
                 self.env[name] = Value(CAMERA, cameras=(name,))

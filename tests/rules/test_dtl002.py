@@ -208,6 +208,12 @@ NEGATIVES = {
         def attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor):
             return torch.softmax(Q @ K.transpose(-2, -1), -1) @ V
     """,
+    "relative attention keys K_r beside Q (FlowFormer)": """
+        import torch
+        from torch import einsum
+        def attend_with_rpe(Q: torch.Tensor, K: torch.Tensor, Q_r: torch.Tensor, K_r: torch.Tensor):
+            return einsum("bhid, bhjd -> bhij", Q, K) + einsum("bhid, bhjd -> bhij", Q, K_r)
+    """,
     "autocast region": """
         import torch
         def f(x: torch.Tensor, K: torch.Tensor):

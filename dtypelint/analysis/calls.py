@@ -44,6 +44,7 @@ from dtypelint.analysis.values import (
 from dtypelint.analysis.vocabulary import (
     BOOL_METHODS,
     CONTAINER_METHODS,
+    DTYPE_REDUCTIONS,
     FIXED_CAST_METHODS,
     FLOAT32_ONLY_METHODS,
     INT_METHODS,
@@ -428,6 +429,9 @@ class CallEvaluation:
             if other.is_camera:  # `torch.tensor([0, 0, 1.0]).type_as(R)`: in the camera's dtype
                 return Value(CAMERA, cameras=other.cameras)
             return Value(FIXED, fixed=other.fixed) if other.flags & FIXED else EMPTY
+        if name in DTYPE_REDUCTIONS and "dtype" in kwargs:
+            # `mask.cumsum(1, dtype=x.dtype)`: the result has the dtype given, whatever made mask
+            return self.dtype_value(*kwargs["dtype"])
         if name.startswith("new_") or name == "new":
             # `x.new_zeros(...)` has x's dtype unless told otherwise.
             dtype = kwargs.get("dtype")

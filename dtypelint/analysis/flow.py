@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
 from dtypelint.analysis.geometry import weak_camera_name
-from dtypelint.analysis.meetings import MeetingRecorder
+from dtypelint.analysis.meetings import MeetingRecorder, in_place_kind
 from dtypelint.analysis.passthrough import (
     fresh_factory,
     given_back,
@@ -550,11 +550,12 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
     def aug_assign(self, stmt: ast.AugAssign) -> None:
         current = self.eval(stmt.target)
         value = self.eval(stmt.value)
-        kind = "matmul" if isinstance(stmt.op, ast.MatMult) else "arith"
+        kind = "matmul" if isinstance(stmt.op, ast.MatMult) else in_place_kind(stmt, current)
         # In place a tensor keeps its dtype (`points += noise`): only our buffer on the left counts
         keep_left = kind == "arith" and current.is_act and not current.tracked
         result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind, keep_left)
-        self.mark_written(current, value)
+        if kind != "accumulate":  # a float32 sum stays float32: nothing of the run's is in it
+            self.mark_written(current, value)
         if isinstance(stmt.target, ast.Name):
             # In-place arithmetic keeps the left operand's dtype.
             self.env[stmt.target.id] = current if current.tracked or current.is_act else result

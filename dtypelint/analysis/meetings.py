@@ -135,7 +135,7 @@ class MeetingRecorder:
                 if v.is_act
                 and i != index
                 and not (v.factories & value.factories)
-                and not (v.flags & ZERO_DIM and kind in ("arith", "compare"))
+                and not (v.flags & ZERO_DIM and kind in ("arith", "accumulate", "compare"))
             ]
             if not acts:
                 continue
@@ -164,7 +164,7 @@ class MeetingRecorder:
                     and record.literal_count >= 2
                 )
                 if (meet.strict and float_data_op(node)) or (
-                    float_quantity and kind in ("arith", "cat", "index")
+                    float_quantity and kind in ("arith", "accumulate", "cat", "index")
                 ):
                     record.meets.append(meet)
         if keep_left and operands:
@@ -362,3 +362,9 @@ def float_data_op(node: ast.AST) -> bool:
     return name in MATMUL_METHODS or name.startswith(
         ("matmul", "einsum", "linear", "cross", "conv", "grid_sample", "scaled_dot", "bilinear")
     )
+
+
+def in_place_kind(stmt: ast.AugAssign, target: Value) -> str:
+    """`preds[..., y:y2] += logits` into a buffer of ours: a float32 sum on purpose."""
+    summing = isinstance(stmt.op, (ast.Add, ast.Sub)) and bool(target.factories)
+    return "accumulate" if summing else "arith"

@@ -10,6 +10,7 @@ from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_clas
 from dtypelint.analysis.summaries import ProjectContext, resolve_relative
 from dtypelint.analysis.syntax import (
     attribute_pairs,
+    builds_sequence,
     canonical,
     class_default,
     class_definitions,
@@ -83,9 +84,8 @@ class ModuleAnalysis:
         self._analyze_functions()
 
     def release(self) -> None:
-        """Drop everything computed, once the rules have read it: scans, flows and summaries
-        point back at the module, so without this each file's analysis is freed only by a full
-        garbage collection (that took an eighth of a 20 MB file's check)."""
+        """Drop everything computed once the rules have read it: scans, flows and summaries point
+        back at the module, so it would wait for a full collection (an eighth of a 20 MB check)."""
         self.__dict__.clear()
 
     # -- module facts -------------------------------------------------------------------------
@@ -338,7 +338,7 @@ class ModuleAnalysis:
         """float | int when `value` builds a tensor with torch (for plain `self.x = ...`).
         `local` maps the method's local names to what they were last assigned (`pe = torch.zeros
         (...)` then `self.pe = pe.unsqueeze(0)`)."""
-        if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.DictComp)):
+        if builds_sequence(value):
             return None  # a list of tensors: not a buffer (`register_buffer` takes one tensor)
         if isinstance(value, ast.Call) and last_name(value.func) in SCALAR_METHODS:
             return None  # `torch.log(torch.tensor(2.0)).item()`: a Python number

@@ -14,6 +14,7 @@ of 48 false findings and 3 of 4 "never low precision" ones were in such code.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -138,7 +139,10 @@ def data_class(cls: ClassInfo) -> bool:
 
 
 def never_low_function(name: str) -> bool:
-    """Plotting, loading, initialising, exporting, fusing layers for deployment."""
+    """Plotting, loading, initialising, exporting, fusing layers for deployment, evaluation
+    metrics (`compute_detection_metrics`: accumulated in float32 after the model ran)."""
+    if "metric" in name.lower():
+        return True
     return name.startswith(_NEVER_LOW_FUNCTION_PREFIXES) or name in _DEPLOY_FUNCTIONS
 
 
@@ -175,9 +179,10 @@ def assign_scope(
     by_node = {id(info.node): info for info in functions}
     _spread_kernels(functions, by_node)
     callers = _callers(functions, by_node)
+    facts = _InitFacts.of(functions, classes)
     roots = []
     for info in functions:
-        reason = _root_reason(info, classes)
+        reason = _root_reason(info, classes, facts)
         if reason == "library" and _only_float32_callers(callers.get(id(info.node), [])):
             # Assumed low precision yields to evidence: the file's own callers all compute in
             # float32 by design (a registration solver's `get_matrix_system`).
@@ -206,7 +211,9 @@ def _only_float32_callers(callers: list[FunctionInfo]) -> bool:
     return bool(callers) and all(caller.float32_numerics for caller in callers)
 
 
-def _root_reason(info: FunctionInfo, classes: dict[str, ClassInfo]) -> str | None:
+def _root_reason(
+    info: FunctionInfo, classes: dict[str, ClassInfo], facts: _InitFacts
+) -> str | None:
     name = info.node.name
     if never_low_function(name) or info.parent is not None or optimizer_code(info):
         return None
@@ -215,8 +222,12 @@ def _root_reason(info: FunctionInfo, classes: dict[str, ClassInfo]) -> str | Non
     cls = classes.get(info.class_name) if info.class_name else None
     if cls is not None:
         if cls.is_module:
-            # A module's compute methods: `forward`, and public ones (`encode`, `decode`, ...).
-            if name == "forward" or not (name.startswith("_") or name in _BUILDER_METHODS):
+            # A module's compute methods: `forward`, and public ones (`encode`, `decode`, ...),
+            # but not one taking nothing but `self` that an `__init__` calls: an init-time probe
+            # (`get_backbone_output_channels(self)` runs a dummy input through the stem).
+            public = not (name.startswith("_") or name in _BUILDER_METHODS)
+            probe = not _takes_inputs(info) and name in facts.calls
+            if name in ("forward", "__call__") or (public and not probe):
                 return "loss" if loss_name(cls.name) or loss_name(name) else "module"
             return None
         if loss_name(cls.name) and not name.startswith("_") and info.is_tensor_taking:
@@ -227,9 +238,45 @@ def _root_reason(info: FunctionInfo, classes: dict[str, ClassInfo]) -> str | Non
     # unless it feeds a compiled extension, whose kernels fix the dtype (gsplat's rasterizer), or
     # hands its results to NumPy, which has no bfloat16: post-processing, which a float32
     # constant's promotion lets work (GroundingDINO's `annotate`: `(boxes * wh).numpy()`).
-    if not info.is_tensor_taking or name.startswith("_") or info.kernel or info.to_numpy:
+    # `__call__` too, of a class built from tensors: RAFT's `CorrBlock(fmap1, fmap2)`, then
+    # `corr_fn(coords)` in a forward (not a data transform's, built from options).
+    tensor_holder = info.class_name in facts.tensor_classes
+    private = name.startswith("_") and not (name == "__call__" and tensor_holder)
+    if not info.is_tensor_taking or private or info.kernel or info.to_numpy:
         return None
     return "loss" if loss_name(name) else "library"
+
+
+@dataclass(frozen=True)
+class _InitFacts:
+    """What the file's `__init__` methods tell the scope."""
+
+    calls: set[str]  # methods they call (`self._backbone.get_output_channels()`): init-time
+    tensor_classes: set[str]  # classes whose `__init__` takes tensors (RAFT's `CorrBlock`)
+
+    @classmethod
+    def of(cls, functions: Sequence[FunctionInfo], classes: dict[str, ClassInfo]) -> _InitFacts:
+        inits = [
+            c.method_nodes["__init__"] for c in classes.values() if "__init__" in c.method_nodes
+        ]
+        calls = {
+            node.func.attr
+            for init in inits
+            for node in ast.walk(init)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        }
+        holders = {
+            info.class_name
+            for info in functions
+            if info.node.name == "__init__" and info.class_name and info.tensor_params
+        }
+        return cls(calls, holders)  # type: ignore[arg-type]
+
+
+def _takes_inputs(info: FunctionInfo) -> bool:
+    args = info.node.args
+    named = [*args.posonlyargs, *args.args, *args.kwonlyargs][1:]  # after `self`
+    return bool(named or args.vararg or args.kwarg)
 
 
 def _spread_kernels(functions: Sequence[FunctionInfo], by_node: dict[int, FunctionInfo]) -> None:

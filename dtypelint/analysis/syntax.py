@@ -530,3 +530,13 @@ def defaults_by_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str,
         if default is not None:
             result[param.arg] = default
     return result
+
+
+_SEQUENCE_NODES = (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.DictComp)
+
+
+def builds_sequence(node: ast.AST) -> bool:
+    """`[a, b]`, `{k: v}`, `[torch.zeros(1)] * n`: a list, tuple or dict, not a tensor."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
+        return isinstance(node.left, _SEQUENCE_NODES) or isinstance(node.right, _SEQUENCE_NODES)
+    return isinstance(node, _SEQUENCE_NODES)

@@ -196,7 +196,16 @@ SCALAR_METHODS = frozenset(
 #: `nn.Module`'s own methods (`self.to(...)`, `self.parameters()`): no submodule call.
 MODULE_METHODS = frozenset(
     {"register_buffer", "register_parameter", "parameters", "named_parameters", "modules",
-     "children", "state_dict", "apply", "train", "eval", "to", "cuda", "float", "half"}
+     "children", "state_dict", "apply", "train", "eval", "to", "cuda", "float", "half",
+     "named_modules", "buffers", "named_buffers", "load_state_dict", "zero_grad", "requires_grad_",
+     # LightningModule's own methods: `self.log("train/grad_norm", norm)` logs, computes nothing
+     "log", "log_dict", "print", "save_hyperparameters", "manual_backward"}
+)  # fmt: skip
+
+#: Tensor methods taking `dtype=` for their result (`mask.cumsum(1, dtype=x.dtype)`).
+DTYPE_REDUCTIONS = frozenset(
+    {"cumsum", "cumprod", "sum", "nansum", "mean", "nanmean", "prod", "softmax", "log_softmax",
+     "norm"}
 )  # fmt: skip
 
 #: Linear algebra with no bfloat16 or float16 kernel (`linalg.inv: Low precision dtypes not

@@ -1462,3 +1462,91 @@ def test_a_factory_moved_to_a_tensor_takes_its_dtype() -> None:
     assert findings(code) == []
     moved = code.replace(".to(cam_centers)", ".to(dev)")
     assert findings(moved) == [("DTL001", 9, 13)]
+
+
+ROUND_19_LOOKALIKES = {
+    # boltz: Lightning's `self.log(name, value)` logs a number, it is no submodule call
+    "a value handed to Lightning's self.log": """
+        import torch
+        from pytorch_lightning import LightningModule
+        class Model(LightningModule):
+            def training_log(self):
+                self.log("train/grad_norm", self.gradient_norm(self), prog_bar=False)
+
+            def gradient_norm(self, module) -> float:
+                parameters = filter(lambda p: p.grad is not None, module.parameters())
+                return torch.tensor([p.grad.norm(p=2) ** 2 for p in parameters]).sum().sqrt()
+    """,
+    # ptlflow's PositionEmbeddingSine: the result has the dtype cumsum is given
+    "a mask summed with cumsum(dtype=x.dtype)": """
+        import torch
+        from torch import nn
+        class PositionEmbeddingSine(nn.Module):
+            def forward(self, x):
+                b, c, h, w = x.size()
+                mask = torch.ones((b, h, w), device=x.device)
+                y_embed = mask.cumsum(1, dtype=x.dtype)
+                return x + y_embed[:, None]
+    """,
+    # super-gradients' DDRNet: a method taking nothing but self runs a dummy input at __init__
+    "an init-time probe of a module's output channels": """
+        import torch
+        from torch import nn
+        class Backbone(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stem = nn.Conv2d(3, 8, 3)
+            def get_backbone_output_number_of_channels(self):
+                x = torch.randn(1, 3, 32, 32)
+                return self.stem(x).shape[1]
+        class DDRNet(nn.Module):
+            def __init__(self, backbone: Backbone):
+                super().__init__()
+                self.head = nn.Conv2d(backbone.get_backbone_output_number_of_channels(), 2, 1)
+    """,
+    # stylegan2-pytorch's `expand_greyscale`: a data transform called like a function
+    "a transform class built from options and called on images": """
+        import torch
+        class expand_greyscale(object):
+            def __init__(self, transparent: bool):
+                self.transparent = transparent
+            def __call__(self, tensor: torch.Tensor):
+                alpha = torch.ones(1, *tensor.shape[1:], device=tensor.device)
+                return torch.cat((tensor.expand(3, -1, -1), alpha))
+    """,
+    # super-gradients' sliding-window inference: logits summed into a float32 buffer on purpose
+    "logits accumulated into a float32 buffer": """
+        import torch
+        def forward_with_sliding_window(forward, img: torch.Tensor, crop: int):
+            b, _, h, w = img.size()
+            preds = torch.zeros((b, 3, h, w), device=img.device)
+            count = torch.zeros((b, 1, h, w), device=img.device)
+            for y in range(0, h, crop):
+                preds[:, :, y:y + crop] += forward(img[:, :, y:y + crop])
+                count[:, :, y:y + crop] += 1
+            return preds / count
+    """,
+    # super-gradients' compute_detection_metrics: evaluation, float32 by design
+    "an evaluation metric": """
+        import torch
+        def compute_detection_metrics(preds_matched: torch.Tensor, preds_scores: torch.Tensor):
+            ap = torch.zeros(preds_matched.shape[-1], device=preds_scores.device)
+            return ap + preds_scores.mean()
+    """,
+}
+
+
+@pytest.mark.parametrize("code", ROUND_19_LOOKALIKES.values(), ids=ROUND_19_LOOKALIKES.keys())
+def test_round_19_lookalikes_are_clean(code: str) -> None:
+    assert findings(code) == []
+
+
+def test_round_19_lookalikes_keep_their_hazards() -> None:
+    """The same shapes with the hazard in: each change below is what makes it one."""
+    probe = ROUND_19_LOOKALIKES["an init-time probe of a module's output channels"]
+    called = probe.replace("def get_backbone_output_number_of_channels(self):", "def channels(self, n: int):")
+    assert findings(called) == [("DTL001", 8, 13)]
+    summed = ROUND_19_LOOKALIKES["logits accumulated into a float32 buffer"]
+    assert findings(summed.replace("return preds / count", "return preds + img")) == [("DTL001", 4, 13)]
+    masked = ROUND_19_LOOKALIKES["a mask summed with cumsum(dtype=x.dtype)"]
+    assert findings(masked.replace("cumsum(1, dtype=x.dtype)", "cumsum(1)")) == [("DTL001", 6, 16)]

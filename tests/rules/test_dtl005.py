@@ -74,6 +74,17 @@ def test_camera_attribute_made_in_init_gives_dtl005_and_dtl002() -> None:
 
 
 NEGATIVES = {
+    # super-gradients' YOLO head: a list of per-level grids; the fix registered the list (TypeError)
+    "a list of tensors repeated per level": """
+        import torch
+        from torch import nn
+        class DetectX(nn.Module):
+            def __init__(self, levels: int):
+                super().__init__()
+                self.grid = [torch.zeros(1)] * levels
+            def forward(self, x):
+                return x + self.grid[0]
+    """,
     # rectified-flow's Reflow trainer: the fix registered an Adam optimizer as a buffer (TypeError)
     "an optimizer kept on a module and handed to an object's method": """
         import torch

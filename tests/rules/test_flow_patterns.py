@@ -788,3 +788,26 @@ def test_a_nested_function_reading_its_parents_activations_computes_with_them() 
     assert "a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device, dtype=x.dtype)" in fixed(code)
     numbers = code.replace("return (x - e_t) / a_t.sqrt()", "return a_t.sqrt() * index")
     assert findings(numbers) == []
+
+
+def test_a_plain_class_called_like_a_function_is_analysed() -> None:
+    """RAFT's `CorrBlock`: a plain class built from feature maps whose `__call__(coords)` looks
+    the correlation up around `coords` with a float32 `linspace` window; 12 copies in ptlflow went
+    unread. (A transform class built from options stays out: tests/rules/test_dtl001.py.)"""
+    code = """
+        import torch
+        import torch.nn.functional as F
+
+        class CorrBlock:
+            def __init__(self, fmap1: torch.Tensor, fmap2: torch.Tensor, radius: int = 4):
+                self.corr = torch.matmul(fmap1.transpose(1, 2), fmap2)[:, None]
+                self.radius = radius
+
+            def __call__(self, coords: torch.Tensor) -> torch.Tensor:
+                r = self.radius
+                dx = torch.linspace(-r, r, 2 * r + 1, device=coords.device)
+                delta = torch.stack(torch.meshgrid(dx, dx, indexing="ij"), -1)
+                return F.grid_sample(self.corr, coords.reshape(-1, 1, 1, 2) + delta.view(1, -1, 1, 2))
+    """
+    assert findings(code) == [("DTL001", 11, 14)]
+    assert "dx = torch.linspace(-r, r, 2 * r + 1, device=coords.device, dtype=coords.dtype)" in fixed(code, unsafe=True)

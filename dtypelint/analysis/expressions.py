@@ -33,6 +33,7 @@ from dtypelint.analysis.values import (
     Value,
     element_of,
     join,
+    number_attribute_value,
     number_list_value,
     options_value,
     union,
@@ -319,8 +320,9 @@ class ExpressionEvaluation:
             return Value(0, factories=frozenset({record}))
         if attr in cls.numpy_attrs:
             return Value(NUMPY)
-        numbers = number_list_value(cls.plain_attrs.get(attr))
-        if numbers is not None:  # `self.mean = [0.485, 0.456, 0.406]`
+        given = cls.plain_attrs.get(attr)
+        numbers = number_list_value(given) or number_attribute_value(given)
+        if numbers is not None:  # `self.mean = [0.485, 0.456, 0.406]`, `self.vx = 0.2`
             return numbers
         if attr not in cls.plain_attrs and cls.is_module:
             # Set elsewhere (a parent class): a submodule when called, a parameter when used.

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from dtypelint.analysis.syntax import kept_in_fp32, last_name, names_in_order, walk
 from dtypelint.analysis.values import (
+    ACT,
     BOOL,
     CAMERA_PRODUCT,
     COMPLEX,
@@ -239,6 +240,9 @@ class MeetingRecorder:
             return join(v for _, v in operands)  # NumPy's `R.dot(points.T)`: no tensors here
         self.matmul_operands_check(node, op_name, operands)
         result = self.meet(operands, node, "matmul")
+        autocast = self.autocast_depth > 0 or self.info.autocast  # an enabled region
+        if autocast and result.flags & FIXED:  # it computes the product in its own dtype
+            result = replace(result, flags=(result.flags | ACT) & ~FIXED, fixed=frozenset())
         values = [value for _, value in operands]
         if any(v.is_camera for v in values) and any(v.is_act for v in values):
             result = replace(result, flags=result.flags | CAMERA_PRODUCT)

@@ -479,6 +479,9 @@ def attribute_pairs(node: ast.Assign) -> list[tuple[ast.Attribute, ast.expr]]:
                 for element, value in zip(target.elts, node.value.elts)
                 if is_self_attribute(element)
             ]
+        elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.GeneratorExp):
+            # `self.vx, self.vy = (float(v) for v in size)`: each gets an element of it
+            pairs += [(e, node.value) for e in target.elts if is_self_attribute(e)]  # type: ignore[misc]
     return pairs
 
 

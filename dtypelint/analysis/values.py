@@ -464,6 +464,18 @@ def number_default_value(node: ast.AST | None) -> Value | None:
     return Value(PY_NUMBER | PY_FLOAT) if type(node.value) is float else Value(PY_NUMBER)
 
 
+def number_attribute_value(node: ast.AST | None) -> Value | None:
+    """A plain attribute holding a Python number (`self.vx = 0.2`, `self.vx = float(v)`, or
+    each of `self.vx, self.vy = (float(v) for v in size)`), else None."""
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
+        node = node.elt
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        if node.func.id == "float":
+            return Value(PY_NUMBER | PY_FLOAT)
+        return Value(PY_NUMBER) if node.func.id == "int" else None
+    return number_default_value(node)
+
+
 @dataclass
 class ClassInfo:
     name: str

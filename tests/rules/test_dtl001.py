@@ -1544,9 +1544,39 @@ def test_round_19_lookalikes_are_clean(code: str) -> None:
 def test_round_19_lookalikes_keep_their_hazards() -> None:
     """The same shapes with the hazard in: each change below is what makes it one."""
     probe = ROUND_19_LOOKALIKES["an init-time probe of a module's output channels"]
-    called = probe.replace("def get_backbone_output_number_of_channels(self):", "def channels(self, n: int):")
+    called = probe.replace(
+        "def get_backbone_output_number_of_channels(self):", "def channels(self, n: int):"
+    )
     assert findings(called) == [("DTL001", 8, 13)]
     summed = ROUND_19_LOOKALIKES["logits accumulated into a float32 buffer"]
-    assert findings(summed.replace("return preds / count", "return preds + img")) == [("DTL001", 4, 13)]
+    assert findings(summed.replace("return preds / count", "return preds + img")) == [
+        ("DTL001", 4, 13)
+    ]
     masked = ROUND_19_LOOKALIKES["a mask summed with cumsum(dtype=x.dtype)"]
     assert findings(masked.replace("cumsum(1, dtype=x.dtype)", "cumsum(1)")) == [("DTL001", 6, 16)]
+
+
+def test_a_tensor_of_float_attributes_is_a_float32_factory() -> None:
+    """Blind set v4's voxel encoder: `self.vx, self.vy, self.vz = (float(v) for v in size)` are
+    Python floats, so `torch.tensor([self.vx, ...])` is float32 and promotes the offsets. An
+    attribute of unknown kind (an int would make an int64 tensor) decides nothing."""
+    code = """
+        import torch
+        from torch import nn
+
+        class VoxelCenter(nn.Module):
+            def __init__(self, voxel_size=(0.2, 0.2, 0.4), scale: float = 2.0):
+                super().__init__()
+                self.vx, self.vy, self.vz = (float(v) for v in voxel_size)
+                self.scale = 0.5
+                self.head = nn.Linear(8, 3)
+
+            def forward(self, feats):
+                offsets = self.head(feats)
+                size = torch.tensor([self.vx, self.vy, self.vz], device=feats.device)
+                scale = torch.tensor([self.scale, self.scale], device=feats.device)
+                return offsets * size, offsets[:, :2] * scale
+    """
+    assert findings(code) == [("DTL001", 13, 16), ("DTL001", 14, 17)]
+    unknown = code.replace("(float(v) for v in voxel_size)", "voxel_size")
+    assert findings(unknown) == [("DTL001", 14, 17)]

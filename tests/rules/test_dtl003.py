@@ -320,3 +320,31 @@ def test_a_tensor_made_in_an_operands_dtype_follows_its_upcast() -> None:
                 return torch.baddbmm(scores, query, key.transpose(-1, -2), beta=0)
     """
     assert findings(code) == []
+
+
+def test_a_product_computed_under_autocast_has_autocasts_dtype() -> None:
+    """Blind set v4: `q.float() @ k` inside `torch.autocast` is computed in bf16, so what comes
+    of it is no float32 value when it reaches a layer after the region."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Attention(nn.Module):
+            def __init__(self, dim: int = 32):
+                super().__init__()
+                self.qkv = nn.Linear(dim, 3 * dim)
+                self.proj = nn.Linear(dim, dim)
+
+            def forward(self, x):
+                q, k, v = self.qkv(x).chunk(3, dim=-1)
+                with torch.autocast(device_type=x.device.type, dtype=torch.bfloat16):
+                    attn = (q.float() @ k.transpose(-2, -1)).softmax(dim=-1)
+                    out = attn @ v
+                return self.proj(out)
+    """
+    assert findings(code) == []
+    plain = code.replace(
+        "                with torch.autocast(device_type=x.device.type, dtype=torch.bfloat16):\n",
+        "",
+    ).replace("                    ", "                ")
+    assert findings(plain)[0] == ("DTL003", 12, 17)

@@ -757,8 +757,14 @@ def test_a_diffusion_sampler_given_its_network_drives_it() -> None:
     `conditioning` is checked for a dict and handed on as `cond`: no dtype source either."""
     assert findings(DDIM_SAMPLER) == [("DTL001", 13, 15), ("DTL001", 21, 15)]
     after = fixed(DDIM_SAMPLER)
-    assert "a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device, dtype=x.dtype)" in after
-    assert "cond.dtype" not in after and "img = torch.randn(shape, device=self.model.betas.device)\n" in after
+    assert (
+        "a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device, dtype=x.dtype)"
+        in after
+    )
+    assert (
+        "cond.dtype" not in after
+        and "img = torch.randn(shape, device=self.model.betas.device)\n" in after
+    )
     data_sampler = DDIM_SAMPLER.replace("def __init__(self, model):", "def __init__(self, data):")
     data_sampler = data_sampler.replace("self.model = model", "self.data = data")
     assert findings(data_sampler) == []
@@ -785,7 +791,10 @@ def test_a_nested_function_reading_its_parents_activations_computes_with_them() 
                 return get_x_prev(self.model.apply_model(x, c), index)
     """
     assert findings(code) == [("DTL001", 11, 19)]
-    assert "a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device, dtype=x.dtype)" in fixed(code)
+    assert (
+        "a_t = torch.full((b, 1, 1, 1), self.model.alphas[index], device=device, dtype=x.dtype)"
+        in fixed(code)
+    )
     numbers = code.replace("return (x - e_t) / a_t.sqrt()", "return a_t.sqrt() * index")
     assert findings(numbers) == []
 
@@ -810,4 +819,7 @@ def test_a_plain_class_called_like_a_function_is_analysed() -> None:
                 return F.grid_sample(self.corr, coords.reshape(-1, 1, 1, 2) + delta.view(1, -1, 1, 2))
     """
     assert findings(code) == [("DTL001", 11, 14)]
-    assert "dx = torch.linspace(-r, r, 2 * r + 1, device=coords.device, dtype=coords.dtype)" in fixed(code, unsafe=True)
+    assert (
+        "dx = torch.linspace(-r, r, 2 * r + 1, device=coords.device, dtype=coords.dtype)"
+        in fixed(code, unsafe=True)
+    )

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from dtypelint.analysis.syntax import walk
 from dtypelint.analysis.values import ClassInfo, FunctionInfo
 from dtypelint.analysis.vocabulary import is_data_class_name
 
@@ -141,7 +142,7 @@ def data_class(cls: ClassInfo) -> bool:
 def never_low_function(name: str) -> bool:
     """Plotting, loading, initialising, exporting, fusing layers for deployment, evaluation
     metrics (`compute_detection_metrics`: accumulated in float32 after the model ran)."""
-    if "metric" in name.lower():
+    if {"metric", "metrics"} & set(name.lower().split("_")):  # not `geometric_transform`
         return True
     return name.startswith(_NEVER_LOW_FUNCTION_PREFIXES) or name in _DEPLOY_FUNCTIONS
 
@@ -262,7 +263,7 @@ class _InitFacts:
         calls = {
             node.func.attr
             for init in inits
-            for node in ast.walk(init)
+            for node in walk(init)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
         }
         holders = {

@@ -119,7 +119,8 @@ class Meet:
 
     node: ast.AST  # the meeting operation
     kind: (
-        str  # "matmul", "strict", "arith", "compare", "cat", "index", "inplace", "module",
+        str  # "matmul", "strict", "arith", "accumulate" (`buf += act` into a buffer of ours),
+        # "compare", "cat", "index", "inplace", "module",
         # "helper" (a function whose summary says the parameter meets its activations), "return"
     )
     act_operand: ast.AST | None  # the activation side, if there is an expression for it

@@ -1552,6 +1552,9 @@ def test_round_19_lookalikes_keep_their_hazards() -> None:
     assert findings(summed.replace("return preds / count", "return preds + img")) == [
         ("DTL001", 4, 13)
     ]
+    metric = ROUND_19_LOOKALIKES["an evaluation metric"]
+    geometric = metric.replace("compute_detection_metrics", "compute_geometric_features")
+    assert findings(geometric) == [("DTL001", 3, 10)]  # a word, not a substring: not a metric
     masked = ROUND_19_LOOKALIKES["a mask summed with cumsum(dtype=x.dtype)"]
     assert findings(masked.replace("cumsum(1, dtype=x.dtype)", "cumsum(1)")) == [("DTL001", 6, 16)]
 

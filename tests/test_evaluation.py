@@ -67,7 +67,6 @@ def test_third_blind_set_scores_as_recorded() -> None:
 BLIND_V4 = ROOT / "evaluation" / "blind_v4"
 #: Misses of the fourth blind set kept on purpose (evaluation/blind_v4/README.md, "Scores").
 KNOWN_MISSES_V4 = {
-    ("anchor_point_decoder.py", 23, "DTL004"),  # a helper's NumPy array return
     ("masked_self_attention.py", 8, "DTL001"),  # a factory in a helper's returned tuple
 }
 

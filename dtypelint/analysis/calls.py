@@ -105,6 +105,8 @@ class CallEvaluation:
                     node.args[0] if node.args else None, self.module
                 ):
                     return Value(NUMPY | FIXED)  # an explicit dtype: not NumPy's float64 default
+                if func.attr in SCALAR_METHODS:  # `.tolist()`, `.item()`: Python numbers
+                    return Value(PY_NUMBER | SEQUENCE)
                 return Value(receiver.flags & (NUMPY | FIXED) or NUMPY)
             if (
                 receiver.flags & MODULE
@@ -287,8 +289,7 @@ class CallEvaluation:
         return self.summarised_call(node, name, self.summary_of(callee), received, args)
 
     def summary_of(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> Summary | None:
-        """This walk's summary of a function of this file if walked already, else the last
-        walk's; noted in `consulted`, so that a change walks the caller again."""
+        """This walk's summary of a local function, else the last walk's (noted in `consulted`)."""
         summary = self.module.new_summaries.get(id(callee))
         if summary is None or not summary.interesting:
             summary = self.module.summaries.get(id(callee))
@@ -329,6 +330,8 @@ class CallEvaluation:
             record = self.helper_factory(node, name, returned_from=summary.fresh)
             record.additive_mask = summary.fresh_mask
             return Value(0, factories=frozenset({record}))
+        if summary is not None and summary.numpy_array:  # `torch.tensor(helper())`: DTL004's
+            return Value(NUMPY)
         if summary is not None and summary.numpy:  # DTL004's, at the call
             record = self.helper_factory(node, name, origin="helper")
             return Value(0, factories=frozenset({record}))
@@ -341,8 +344,7 @@ class CallEvaluation:
         return self.unknown_call(args, node, derived=not name.startswith("self."))
 
     def _looped_functions(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-        """This file's functions a loop variable takes in turn: `for fn in feature_functions:
-        fn(distances)` with `feature_functions = [f, g, ...]` (or the list in the loop)."""
+        """This file's functions a loop variable takes in turn (`for fn in [f, g]: fn(x)`)."""
         info = self.info
         if info.loop_functions is None:
             info.loop_functions = {}
@@ -383,8 +385,7 @@ class CallEvaluation:
     def meet_through(
         self, node: ast.Call, summary: Summary, received: dict[str, tuple[ast.expr, Value]]
     ) -> None:
-        """`hist(tiles, torch.linspace(...))` where `hist` computes `tiles - bins`: the factory
-        meets the activation inside the helper; report it at the call's argument."""
+        """`hist(tiles, torch.linspace(...))`, `hist` computing `tiles - bins`: they meet there."""
         # In the order they meet inside: the first meeting names the finding's activation.
         for first, second in summary.param_pairs:
             if first in received and second in received:

@@ -15,6 +15,7 @@ from dtypelint.analysis.passthrough import (
     fresh_factory,
     given_back,
     mark_alternatives,
+    numpy_return,
     returned_parameter,
 )
 from dtypelint.analysis.roles import (
@@ -250,8 +251,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         # A module's own methods compute with its weights: what its submodules return is an
         # activation on evidence even when no parameter is (`for x in feats: x = self.m[i](x)`).
         module_method = in_method and bool(self.cls and self.cls.is_module)
-        # A nested function reading its parent's activations (a sampler's `get_x_prev(e_t)`
-        # using the latents `x`) computes with them as if they were its parameters.
+        # A nested function reading its parent's activations computes with them (PLMS's `x`).
         reads_acts = parent is not None and reads_activations(used.nodes, self.env, params)
         is_tensor_taking = (
             bool(tensor_params or camera_params or self.dict_params or module_method or reads_acts)
@@ -326,7 +326,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         cameras = tuple(c for value in returned if value.is_camera for c in value.cameras)
         from_params = set(cameras) <= set(names)  # cameras by the parameters' names alone
         meetings["camera_params"] = tuple(dict.fromkeys(cameras)) if from_params else ()
-        numpy = any(record.numpy_data for value in returned for record in value.factories)
+        numpy, meetings["numpy_array"] = numpy_return(returned)
         meetings["fresh"] = fresh_factory(self.returns)
         masks = (r.additive_mask for value in returned for r in value.factories)
         meetings["fresh_mask"] = bool(meetings["fresh"]) and any(masks)

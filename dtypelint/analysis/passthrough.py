@@ -25,6 +25,7 @@ from dtypelint.analysis.values import (
     CAMERA,
     FIXED,
     INT,
+    NUMPY,
     ZERO_DIM,
     FactoryCall,
     Summary,
@@ -151,6 +152,18 @@ def fresh_factory(returns: Sequence[Value]) -> str | None:
         made += records
     first = min(made, key=lambda r: (r.node.lineno, r.node.col_offset))  # type: ignore[attr-defined]
     return f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]
+
+
+def numpy_return(returned: Sequence[Value]) -> tuple[bool, bool]:
+    """Whether every return is NumPy's (float64 by default): a tensor made from a NumPy array
+    (`Summary.numpy`), or the array itself (`Summary.numpy_array`: `make_anchor_centers(h, w)`
+    returning `np.stack(...)`, which `torch.tensor(...)` at the call makes float64)."""
+    if any(record.numpy_data for value in returned for record in value.factories):
+        return True, False
+    arrays = bool(returned) and all(
+        value.flags & NUMPY and not value.flags & (ACT | CAMERA | FIXED) for value in returned
+    )
+    return False, arrays
 
 
 def kept_parameter(returned: Sequence[Value], params: Sequence[str]) -> str | None:

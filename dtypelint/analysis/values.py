@@ -532,6 +532,7 @@ class Summary:
     #: name is the callee's hint; a caller giving them activations gets an activation back
     camera_params: tuple[str, ...] = ()
     numpy: bool = False  # it returns a NumPy-made tensor
+    numpy_array: bool = False  # it returns a NumPy array (float64 by default)
     fixed: bool = False  # it returns values cast to a fixed dtype (`make_grid(...).float()`)
     #: a tuple return, position by position: "camera", "numpy", "act" or None (unknown)
     items: tuple[str | None, ...] | None = None
@@ -560,6 +561,7 @@ class Summary:
         return bool(
             self.cameras
             or self.numpy
+            or self.numpy_array
             or self.fixed
             or (self.items and any(self.items))
             or self.param_pairs

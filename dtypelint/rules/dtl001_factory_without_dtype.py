@@ -129,9 +129,18 @@ class FactoryWithoutDtype(Rule):
         if record.legacy:  # `torch.Tensor([...])` takes no dtype=: `torch.tensor([...], dtype=...)`
             edits.append(_lowercase_constructor(module, record))
         if all(edit is not None for edit in edits):
-            title = f"Add `dtype={source.name}.dtype`"
+            title = _fix_title(record, source.name)
             fix = make_fix(title, edits, safe=source.safe and not int_change(record))  # type: ignore[arg-type]
         return self.diagnostic(module, record.node, message, fix)
+
+
+def _fix_title(record: FactoryCall, source: str) -> str:
+    """The fix's title names the edit it makes, as the message does."""
+    if record.returned_from is not None:
+        return f"Cast the result with `.to({source}.dtype)`"
+    if record.legacy:
+        return f"Use `torch.tensor(..., dtype={source}.dtype)`"
+    return f"Add `dtype={source}.dtype`"
 
 
 def _lowercase_constructor(module: ModuleAnalysis, record: FactoryCall) -> Edit | None:

@@ -26,6 +26,13 @@ def messages(code: str, select: str | None = None) -> list[str]:
     return [d.message for d in dtypelint.lint_source(dedent(code), "model.py", config)]
 
 
+def fix_titles(code: str, select: str | None = None) -> list[str | None]:
+    """The title of each finding's fix (None: reported without a fix)."""
+    config = Config(select=(select,)) if select else None
+    found = dtypelint.lint_source(dedent(code), "model.py", config)
+    return [d.fix.message if d.fix else None for d in found]
+
+
 def fixed(code: str, unsafe: bool = False, select: str | None = None) -> str:
     config = Config(select=(select,)) if select else None
     return dtypelint.fix_source(dedent(code), "model.py", config, unsafe=unsafe).source

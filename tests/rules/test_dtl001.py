@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.helpers import dedent, findings, fixed, messages
+from tests.rules.helpers import dedent, findings, fix_titles, fixed, messages
 
 # -- true positives ------------------------------------------------------------------------------
 
@@ -88,6 +88,7 @@ def test_legacy_constructors_are_float32_factories() -> None:
         "return x + torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=x.dtype) + buf + torch.Tensor(x)"
         in fixed(code)
     )
+    assert fix_titles(code) == ["Use `torch.tensor(..., dtype=x.dtype)`"]
 
 
 def test_point_sample_coordinates_meet_the_sampled_logits() -> None:
@@ -479,6 +480,7 @@ def test_an_additive_mask_made_by_a_static_helper_and_passed_as_mask() -> None:
     assert fixed(code) == dedent(code).replace(
         "device=query.device)\n", "device=query.device).to(query.dtype)\n"
     )
+    assert fix_titles(code) == ["Cast the result with `.to(query.dtype)`"]  # what it does
 
 
 def test_a_buffer_registered_only_for_some_options_is_no_dtype_source() -> None:

@@ -183,3 +183,33 @@ def test_a_helper_told_its_dtype_makes_that_dtype() -> None:
             return p3d @ A.T - to_torch(p2d, device=A.device)
     """
     assert [(code, row) for code, row, _ in findings(code)] == [("DTL004", 13)]
+
+
+def test_a_helper_returning_a_numpy_array_gives_a_float64_tensor_at_the_call() -> None:
+    """Blind set v4's anchor decoder: `make_anchor_centers` builds the centres with NumPy and
+    returns the array; `torch.tensor(make_anchor_centers(...))` is float64 and promotes the
+    regression. A helper returning numbers or a list is no NumPy array."""
+    code = """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+
+        def make_anchor_centers(h: int, w: int, stride: int) -> np.ndarray:
+            ys, xs = np.meshgrid(np.arange(h), np.arange(w), indexing="ij")
+            return np.stack([xs, ys], -1).reshape(-1, 2) * stride + stride / 2.0
+
+        class Decoder(nn.Module):
+            def __init__(self, stride: int = 8):
+                super().__init__()
+                self.stride = stride
+                self.reg = nn.Conv2d(8, 2, 3, padding=1)
+
+            def forward(self, feat):
+                B, _, H, W = feat.shape
+                ltrb = self.reg(feat).flatten(2).transpose(1, 2)
+                centers = torch.tensor(make_anchor_centers(H, W, self.stride), device=feat.device)
+                return centers - ltrb
+    """
+    assert findings(code) == [("DTL004", 18, 19)]
+    listed = code.replace(".reshape(-1, 2) * stride + stride / 2.0", ".reshape(-1, 2).tolist()")
+    assert findings(listed) == []

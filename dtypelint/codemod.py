@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from dtypelint.diagnostics import Edit
+from dtypelint.diagnostics import Edit, Location
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
@@ -32,21 +32,24 @@ _PRIMARY = (
 def insert_keyword(source: SourceText, call: ast.Call, name: str, value: str) -> Edit | None:
     """An edit adding `name=value` as the last argument of `call`, or None if it cannot be done."""
     start = source.offset(source.start(call))
-    end = source.offset(source.end(call))
+    end_location = source.end(call)
+    end = source.offset(end_location)
     old = source.text[start:end]
     new = _appended(source, call, old, end, f"{name}={value}")
-    if new is None:
-        import libcst as cst  # only calls laid out over lines pay for importing libcst
+    if new is not None:  # inserted right before the closing `)`, on its row: no diff to take
+        before_paren = Location(end_location.row, end_location.column - 1)
+        return Edit(new[len(old) - 1 : -1], before_paren, before_paren)
+    import libcst as cst  # only calls laid out over lines pay for importing libcst
 
-        try:
-            expression = cst.parse_expression(old)
-        except cst.ParserSyntaxError:
-            return None
-        if not isinstance(expression, cst.Call):
-            return None
-        new = cst.Module([]).code_for_node(
-            expression.with_changes(args=_with_keyword(expression.args, name, value))
-        )
+    try:
+        expression = cst.parse_expression(old)
+    except cst.ParserSyntaxError:
+        return None
+    if not isinstance(expression, cst.Call):
+        return None
+    new = cst.Module([]).code_for_node(
+        expression.with_changes(args=_with_keyword(expression.args, name, value))
+    )
     return _minimal_edit(source, start, old, new)
 
 

@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING
 from dtypelint import interrupts
 from dtypelint.config import Config
 from dtypelint.diagnostics import Applicability, Diagnostic
-from dtypelint.linter import RuleClasses, default_rules, lint_source, parse_source
+from dtypelint.linter import (
+    RuleClasses,
+    default_rules,
+    lint_source,
+    parse_source,
+    young_collections,
+)
 from dtypelint.source import SourceText
 
 if TYPE_CHECKING:
@@ -199,8 +205,30 @@ def fix_linted(
     unsafe: bool,
     rules: RuleClasses,
     project: ProjectContext | None = None,
+    relint_when_all_fixed: bool = True,
 ) -> FixResult:
-    """`fix_source` for a source already linted once (the check run's findings are reused)."""
+    """`fix_source` for a source already linted once (the check run's findings are reused).
+
+    `relint_when_all_fixed=False`: when a round fixes every finding, its text is parsed (it must)
+    but not linted again. The analysis promises one round; the re-lint is the safety net, kept
+    for every file but the segments of very large ones (segments.py), where it doubled the cost.
+    """
+    with young_collections():  # the fixed texts' trees, as the linted one's (linter.py)
+        return _fix_linted(
+            source, diagnostics, filename, config, unsafe, rules, project, relint_when_all_fixed
+        )
+
+
+def _fix_linted(
+    source: str,
+    diagnostics: list[Diagnostic],
+    filename: str,
+    config: Config,
+    unsafe: bool,
+    rules: RuleClasses,
+    project: ProjectContext | None,
+    relint_when_all_fixed: bool,
+) -> FixResult:
     result = FixResult(source, remaining=diagnostics)
     refused: set[tuple[str, str, tuple[str, ...]]] = set()
     for _ in range(MAX_PASSES):
@@ -220,9 +248,13 @@ def fix_linted(
             )
         if not applied or new_source == result.source:
             break
+        all_fixed = len(applied) == len(result.remaining)
         result.applied.extend(applied)
         result.rounds += 1
         result.source = new_source
+        if all_fixed and not relint_when_all_fixed:
+            result.remaining = []
+            break
         result.remaining = lint_source(new_source, filename, config, rules, project, tree=tree)
     return result
 

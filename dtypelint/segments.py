@@ -554,7 +554,11 @@ def _fixed_segment(
 
     if not fix or not any(is_applicable(d, unsafe) for d in found):
         return body, found, [], []
-    fixed = fix_linted(body + suffix, found, filename, config, unsafe, rules, project)
+    # A segment whose findings are all fixed is parsed, not linted again (fixer.py): a 20 MB
+    # generated module's --fix took twice its check.
+    fixed = fix_linted(
+        body + suffix, found, filename, config, unsafe, rules, project, relint_when_all_fixed=False
+    )
     if not fixed.source.endswith(suffix):  # never: no fix edits the appended imports
         return body, found, [], [f"{filename}: fixes not applied to a segment of this file"]
     new_body = fixed.source[: len(fixed.source) - len(suffix)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from functools import cached_property
 
@@ -55,14 +56,8 @@ class SourceText:
 
     def location_at(self, offset: int) -> Location:
         starts = self.line_starts
-        lo, hi = 0, len(starts) - 1
-        while lo < hi:  # last line start <= offset
-            mid = (lo + hi + 1) // 2
-            if starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return Location(lo + 1, offset - starts[lo] + 1)
+        row = max(bisect.bisect_right(starts, offset) - 1, 0)  # the last line start <= offset
+        return Location(row + 1, offset - starts[row] + 1)
 
     @cached_property
     def is_ascii(self) -> bool:

@@ -12,7 +12,8 @@ from toy_rules import TOY_RULES, BreakingFix, ZerosWithoutDtype
 from dtypelint.config import Config
 from dtypelint.diagnostics import Diagnostic, Edit, Location
 from dtypelint.engine import lint_paths
-from dtypelint.fixer import FixWriteError, apply_fixes, fix_source, write_atomic
+from dtypelint.fixer import FixWriteError, apply_fixes, fix_linted, fix_source, write_atomic
+from dtypelint.linter import lint_source
 from dtypelint.rules.base import Rule, make_fix
 
 
@@ -93,6 +94,43 @@ def test_fixes_iterate_until_stable() -> None:
     assert len(result.applied) == 3
     assert result.remaining == []
     assert result.warnings == []
+
+
+class RevealCall(Rule):
+    """Replaces the name `h` by `f(1)`, which `RenameOuterCalls` then flags: a fix that makes a
+    new finding, what the re-lint after a round is the safety net for."""
+
+    code = "DTL002"
+    name = "camera-matmul-uncast"
+    summary = "test"
+
+    def check(self, module) -> Iterator[Diagnostic]:  # type: ignore[no-untyped-def]
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Name) and node.id == "h":
+                edit = Edit("f(1)", module.source.start(node), module.source.end(node))
+                yield self.diagnostic(module, node, "h", make_fix("call", [edit], safe=True))
+
+
+def test_a_round_fixing_everything_is_linted_again_unless_told_not_to() -> None:
+    """Very large files' segments skip the re-lint when a round fixed every finding; they lint
+    again when a round left one (deferred, unsafe): its position must be the fixed text's."""
+    rules = (RenameOuterCalls, RevealCall)
+    found = lint_source("y = h\n", "m.py", Config(), rules)
+    netted = fix_linted("y = h\n", found, "m.py", Config(), False, rules)
+    assert (netted.source, netted.rounds) == ("y = g(1)\n", 2)
+    once = fix_linted("y = h\n", found, "m.py", Config(), False, rules, relint_when_all_fixed=False)
+    assert (once.source, once.rounds, once.remaining) == ("y = f(1)\n", 1, [])
+    nested = "y = f(f(f(1)))\n"  # overlapping fixes: one a round, linted again each time
+    found = lint_source(nested, "m.py", Config(), rules)
+    deferred = fix_linted(
+        nested, found, "m.py", Config(), False, rules, relint_when_all_fixed=False
+    )
+    assert (deferred.source, deferred.rounds) == ("y = g(g(g(1)))\n", 3)
+    mixed = "def f(x, K):\n    return K @ torch.zeros(3)\n"
+    found = lint_source(mixed, "m.py", Config(), TOY_RULES)
+    left = fix_linted(mixed, found, "m.py", Config(), False, TOY_RULES, relint_when_all_fixed=False)
+    assert left.source == "def f(x, K):\n    return K @ torch.zeros(3, dtype=x.dtype)\n"
+    assert [(d.code, d.location) for d in left.remaining] == [("DTL002", Location(2, 12))]
 
 
 def test_safe_fixes_only_unless_unsafe() -> None:

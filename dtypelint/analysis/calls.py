@@ -150,7 +150,7 @@ class CallEvaluation:
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
                 return self.module_call(node, args)
-            if looped := self._looped_functions(func.id):  # enformer's feature functions
+            if callee is not None and (looped := self._looped_functions(func.id)):  # enformer
                 results = [self.local_call(node, f, args, f.name, False) for f in looped]
                 return union_all(results)
             if func.id == "point_sample" and len(args) >= 2:  # imported in a `try` (optional)

@@ -50,6 +50,10 @@ if TYPE_CHECKING:
     pass
 
 
+NUMBER = Value(PY_NUMBER)  # shared: a Value is never changed in place
+FLOAT_NUMBER = Value(PY_NUMBER | PY_FLOAT)
+
+
 class ExpressionEvaluation:
     """Evaluating expressions to `Value`s (part of `FunctionFlow`)."""
 
@@ -70,7 +74,8 @@ class ExpressionEvaluation:
     def eval(self, node: ast.AST | None) -> Value:
         if node is None:
             return EMPTY
-        if isinstance(node, ast.Name):
+        kind = type(node)  # compared by identity: this dispatch runs for every subexpression
+        if kind is ast.Name:
             value = self.env.get(node.id)
             if value is not None:
                 return value
@@ -79,21 +84,19 @@ class ExpressionEvaluation:
                 self.note_callee(function)
             alias = self.module.aliases.get(node.id)
             return Value(alias=alias) if alias else EMPTY
-        if isinstance(node, ast.Constant):
+        if kind is ast.Constant:
             if node.value is None:
                 return NONE
             if isinstance(node.value, (bool, str, bytes)):
                 return EMPTY
-            if isinstance(node.value, float):
-                return Value(PY_NUMBER | PY_FLOAT)
-            return Value(PY_NUMBER)
-        if isinstance(node, ast.Attribute):
+            return FLOAT_NUMBER if isinstance(node.value, float) else NUMBER
+        if kind is ast.Attribute:
             return self.attribute(node)
-        if isinstance(node, ast.Subscript):
+        if kind is ast.Subscript:
             return self.subscript(node)
-        if isinstance(node, ast.Call):
+        if kind is ast.Call:
             return self.call(node)
-        if isinstance(node, ast.BinOp):
+        if kind is ast.BinOp:
             left, right = self.eval(node.left), self.eval(node.right)
             operands = [(node.left, left), (node.right, right)]
             if isinstance(node.op, ast.MatMult):
@@ -106,13 +109,13 @@ class ExpressionEvaluation:
                 self.matmul_operands_check(
                     node, "+" if isinstance(node.op, ast.Add) else "-", operands
                 )
-            kind = "intop" if isinstance(node.op, INTEGER_OPERATORS) else "arith"
-            result = self.meet([(node.left, left), (node.right, right)], node, kind)
+            meet_kind = "intop" if isinstance(node.op, INTEGER_OPERATORS) else "arith"
+            result = self.meet([(node.left, left), (node.right, right)], node, meet_kind)
             return self.arithmetic_result(node.op, [left, right], result)
-        if isinstance(node, ast.UnaryOp):
+        if kind is ast.UnaryOp:
             value = self.eval(node.operand)
             return EMPTY if isinstance(node.op, ast.Not) else value
-        if isinstance(node, ast.Compare):
+        if kind is ast.Compare:
             operands = [(node.left, self.eval(node.left))]
             operands += [(c, self.eval(c)) for c in node.comparators]
             if all(
@@ -123,12 +126,12 @@ class ExpressionEvaluation:
                 if any(v.flags & TENSORISH or v.tracked for _, v in operands):
                     return Value(BOOL)
             return EMPTY
-        if isinstance(node, ast.BoolOp):
+        if kind is ast.BoolOp:
             return union_all(self.eval(v) for v in node.values)
-        if isinstance(node, ast.IfExp):
+        if kind is ast.IfExp:
             self.eval(node.test)
             return union(self.eval(node.body), self.eval(node.orelse))
-        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        if kind in (ast.Tuple, ast.List, ast.Set):
             items = tuple(self.eval(e) for e in node.elts)
             base = union_all(items)
             return Value(
@@ -139,7 +142,7 @@ class ExpressionEvaluation:
                 base.fixed,
                 items=items,
             )
-        if isinstance(node, ast.Dict):
+        if kind is ast.Dict:
             for key in node.keys:
                 self.eval(key)
             values = [self.eval(v) for v in node.values]
@@ -147,26 +150,26 @@ class ExpressionEvaluation:
             if all(names):  # `{"device": x.device}`: options for `**opts`
                 return options_value(dict(zip(names, values)))  # type: ignore[arg-type]
             return Value(SEQUENCE, items=tuple(values)) if values else EMPTY
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        if kind in (ast.ListComp, ast.GeneratorExp, ast.SetComp):
             return self.comprehension(node.generators, [node.elt])
-        if isinstance(node, ast.DictComp):
+        if kind is ast.DictComp:
             return self.comprehension(node.generators, [node.key, node.value])
-        if isinstance(node, ast.Starred):
+        if kind is ast.Starred:
             return self.eval(node.value)
-        if isinstance(node, ast.NamedExpr):
+        if kind is ast.NamedExpr:
             value = self.eval(node.value)
             self.assign(node.target, value, node.value)
             return value
-        if isinstance(node, ast.Await):
+        if kind is ast.Await:
             return self.eval(node.value)
-        if isinstance(node, ast.JoinedStr):
+        if kind is ast.JoinedStr:
             for part in node.values:
                 self.eval(part)
             return EMPTY
-        if isinstance(node, ast.FormattedValue):
+        if kind is ast.FormattedValue:
             self.eval(node.value)
             return EMPTY
-        if isinstance(node, ast.Slice):
+        if kind is ast.Slice:
             for part in (node.lower, node.upper, node.step):
                 self.eval(part)
             return EMPTY

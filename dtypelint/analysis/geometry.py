@@ -5,6 +5,7 @@ there."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 from dtypelint.analysis.syntax import (
@@ -104,11 +105,12 @@ _ROTATION_CONVERSIONS = ("rodrigues", "axis_angle", "aa2", "rot6d", "6d", "quat"
                          "so3", "exp_map", "expmap", "angle_axis")  # fmt: skip
 
 
+_ROTATION_CONVERSION = re.compile("|".join(map(re.escape, _ROTATION_CONVERSIONS)))
+
+
 def converts_rotations(call: ast.Call) -> bool:
-    func = call.func
-    name = last_name(func)
-    lowered = name.lower()
-    return any(word in lowered for word in _ROTATION_CONVERSIONS)
+    """A call converting rotation parameters (`batch_rodrigues(pose)`); asked of every call."""
+    return _ROTATION_CONVERSION.search(last_name(call.func).lower()) is not None
 
 
 def _slices_a_3x3(index: ast.AST) -> bool:

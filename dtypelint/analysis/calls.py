@@ -38,7 +38,7 @@ from dtypelint.analysis.values import (
     Summary,
     Value,
     options_value,
-    summary_item_value,
+    summary_item_values,
     union_all,
 )
 from dtypelint.analysis.vocabulary import (
@@ -337,10 +337,7 @@ class CallEvaluation:
             return Value(0, factories=frozenset({record}))
         if summary is not None and summary.items is not None:
             result = self.unknown_call(args, node)
-            return Value(
-                SEQUENCE,
-                items=tuple(summary_item_value(role, name, result) for role in summary.items),
-            )
+            return Value(SEQUENCE, items=summary_item_values(summary, name, result))
         return self.unknown_call(args, node, derived=not name.startswith("self."))
 
     def _looped_functions(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:

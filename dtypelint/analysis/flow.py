@@ -17,6 +17,7 @@ from dtypelint.analysis.passthrough import (
     mark_alternatives,
     numpy_return,
     returned_parameter,
+    tuple_roles,
 )
 from dtypelint.analysis.roles import (
     annotation_kind,
@@ -65,9 +66,7 @@ from dtypelint.analysis.values import (
     narrowed_env,
     number_default_value,
     number_list_value,
-    summary_role,
     union,
-    union_all,
 )
 from dtypelint.analysis.vocabulary import (
     ATTENTION_NAMES,
@@ -317,7 +316,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             for value in self.returns
             for item in (value.items if value.items is not None else (value,))
         ]
-        items = self._tuple_roles()
+        items, meetings["fresh_items"] = tuple_roles(self.returns)
         nodes = self.module.scan(self.node).nodes  # the function's walk, shared
         meetings["passes"] = returned_parameter(self.node, nodes, self.returns, meetings["params"])
         meetings |= given_back(self.node, nodes, returned, meetings["params"])
@@ -332,19 +331,6 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         meetings["fresh_mask"] = bool(meetings["fresh"]) and any(masks)
         fixed = all(value.flags & FIXED and not value.is_camera for value in returned)
         return Summary(cameras=cameras[:1], numpy=numpy, fixed=fixed, items=items, **meetings)
-
-    def _tuple_roles(self) -> tuple[str | None, ...] | None:
-        """`return P, P_T, P_inv, emb`: each position's role, when every return is such a tuple."""
-        if not self.returns or any(value.items is None for value in self.returns):
-            return None
-        sizes = {len(value.items) for value in self.returns}  # type: ignore[arg-type]
-        if len(sizes) != 1:
-            return None
-        roles = []
-        for position in range(sizes.pop()):
-            values = [value.items[position] for value in self.returns]  # type: ignore[index]
-            roles.append(summary_role(union_all(values)))
-        return tuple(roles)
 
     @property
     def in_autocast(self) -> bool:

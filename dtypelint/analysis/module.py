@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 
 from dtypelint.analysis.roles import FunctionScan, annotation_kind, injected_module
 from dtypelint.analysis.scope import DEFAULT_SCOPE, assign_scope, never_low_class_name
@@ -163,14 +164,13 @@ class ModuleAnalysis:
         if name is None:
             return {}
         return {
-            f"{name}.{node.name}": summary
+            f"{name}.{node.name}": replace(summary, fresh_items=())  # no file's records out
             for node in self.local_functions.values()
             if (summary := self.new_summaries.get(id(node))) is not None and summary.interesting
         }
 
     def package_reexports(self) -> dict[str, str]:
-        """In a package's `__init__.py`: the project functions it imports, by the names its
-        importers use (`from ..utils import generate_coordinate` finds `utils/misc.py`'s)."""
+        """In a package's `__init__.py`: the project functions it imports, by their importers' names."""
         name = self.project.module_name
         if name is None or not self.filename.endswith("__init__.py"):
             return {}

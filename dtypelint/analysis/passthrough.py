@@ -32,6 +32,7 @@ from dtypelint.analysis.values import (
     Value,
     bound_on_every_path,
     join,
+    summary_role,
     union_all,
 )
 
@@ -152,6 +153,47 @@ def fresh_factory(returns: Sequence[Value]) -> str | None:
         made += records
     first = min(made, key=lambda r: (r.node.lineno, r.node.col_offset))  # type: ignore[attr-defined]
     return f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]
+
+
+def fresh_records(value: Value) -> tuple[FactoryCall, ...]:
+    """One item of a tuple return made here as `fresh_factory`'s returns are (`bias =
+    torch.zeros(B, 1, 1, N, device=qkv.device)` in `return q, k, v, bias`), and meeting no
+    activation here: its factories, which a caller meeting the item reports (DTL001)."""
+    if (
+        value.flags & (ACT | CAMERA | FIXED | INT | BOOL | ZERO_DIM)
+        or value.params
+        or value.items is not None
+    ):
+        return ()
+    records = [r for r in value.factories if r.origin == "factory" and not r.integer]
+    if not records or len(records) != len(value.factories) or value.int_factories:
+        return ()
+    if all(empty_placeholder(r) for r in records):
+        return ()
+    if any(meet.function is r.function for r in records for meet in r.meets):
+        return ()  # it meets activations here: reported (and fixed) here
+    return tuple(sorted(records, key=lambda r: (r.node.lineno, r.node.col_offset)))  # type: ignore[attr-defined]
+
+
+def tuple_roles(
+    returns: Sequence[Value],
+) -> tuple[tuple[str | None, ...] | None, tuple[tuple[FactoryCall, ...], ...]]:
+    """`return P, P_T, P_inv, emb`: each position's role when every return is such a tuple
+    (`Summary.items`), and each "fresh" position's factories (`Summary.fresh_items`)."""
+    if not returns or any(value.items is None for value in returns):
+        return None, ()
+    sizes = {len(value.items) for value in returns}  # type: ignore[arg-type]
+    if len(sizes) != 1:
+        return None, ()
+    roles: list[str | None] = []
+    made: list[tuple[FactoryCall, ...]] = []
+    for position in range(sizes.pop()):
+        value = union_all([value.items[position] for value in returns])  # type: ignore[index]
+        role = summary_role(value)
+        records = fresh_records(value) if role is None else ()
+        roles.append("fresh" if records else role)
+        made.append(records)
+    return tuple(roles), (tuple(made) if any(made) else ())
 
 
 def numpy_return(returned: Sequence[Value]) -> tuple[bool, bool]:

@@ -446,8 +446,19 @@ def summary_role(value: Value) -> str | None:
     return None
 
 
-def summary_item_value(role: str | None, name: str, result: Value) -> Value:
+def summary_item_values(summary: Summary, name: str, result: Value) -> tuple[Value, ...]:
+    """The values of a summarised tuple return, position by position."""
+    assert summary.items is not None
+    made = summary.fresh_items or ((),) * len(summary.items)
+    return tuple(summary_item_value(r, name, result, m) for r, m in zip(summary.items, made))
+
+
+def summary_item_value(
+    role: str | None, name: str, result: Value, made: tuple[FactoryCall, ...] = ()
+) -> Value:
     """The value of one position of a summarised tuple return."""
+    if role == "fresh" and made:  # `q, k, v, bias = split(...)`: the helper's own factory
+        return Value(0, factories=frozenset(made))
     if role == "camera":
         return Value(CAMERA, cameras=(f"{name}(...)",))
     if role == "act":
@@ -534,8 +545,11 @@ class Summary:
     numpy: bool = False  # it returns a NumPy-made tensor
     numpy_array: bool = False  # it returns a NumPy array (float64 by default)
     fixed: bool = False  # it returns values cast to a fixed dtype (`make_grid(...).float()`)
-    #: a tuple return, position by position: "camera", "numpy", "act" or None (unknown)
+    #: a tuple return, position by position: "camera", "numpy", "act", "fresh" or None (unknown)
     items: tuple[str | None, ...] | None = None
+    #: the factories of each "fresh" item (made here without `dtype=`), which a caller's meeting
+    #: reports where they are made; this file's only (never exported), not compared
+    fresh_items: tuple[tuple[FactoryCall, ...], ...] = field(default=(), compare=False)
     #: parameter pairs that meet each other inside (`hist(tiles, bins)`: `tiles - bins`)
     param_pairs: tuple[tuple[str, str], ...] = ()  # in the order they meet
     #: parameters that meet the function's own activations (a module's weights, ...)

@@ -107,6 +107,9 @@ class FactoryWithoutDtype(Rule):
     def report(self, module: ModuleAnalysis, record: FactoryCall, meets: list[Meet]) -> Diagnostic:
         source = dtype_source(record, meets)
         message = f"{made_as(record)} but {meets_phrase(meets[0])}".replace("but is", "and is")
+        if met_by_a_caller(record, meets[0]):
+            where = meets[0].function.qualname  # type: ignore[union-attr]
+            message = f"{made_as(record)}, is returned and {meets_phrase(meets[0])} in {where}()"
         if source is None:
             message += "; give it the activations' dtype (no tensor known to have it is bound on every path to this call)"
             return self.diagnostic(module, record.node, message)
@@ -239,11 +242,13 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     else an input, else a module parameter. Else the tensor whose `.device` it uses. None: no
     valid source, report without a fix.
     """
+    meets = [meet for meet in meets if not met_by_a_caller(record, meet)] or meets[:1]
     met = [
         name
         for meet in meets
         for name in meet.act_names
-        if name in record.bound_act_names or name.startswith("self.")
+        if (name in record.bound_act_names or name.startswith("self."))
+        and not met_by_a_caller(record, meet)  # a caller's names are not bound here
     ]
     device = record.device_source if record.device_source in record.bound_act_names else None
     first_met = meets[0].act_names[0] if meets[0].act_names else None
@@ -269,7 +274,7 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     # the first tensor parameter: it may be a label tensor (`dtype=gender.dtype` made SMPL's
     # vertex buffer integer and its index_put raise).
     function = record.function
-    derived = {p for meet in meets for p in meet.act_params}
+    derived = {p for meet in meets if not met_by_a_caller(record, meet) for p in meet.act_params}
     params = [
         p
         for p in (function.tensor_params if function else [])
@@ -278,6 +283,12 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     if params:
         return DtypeSource(params[0], False, "the input it is computed from; check it")
     return None
+
+
+def met_by_a_caller(record: FactoryCall, meet: Meet) -> bool:
+    """A factory a helper returns in a tuple, met in the caller (`q, k, v, bias = split(...)`;
+    `scores + bias`): reported where it is made, its dtype from a tensor of the helper."""
+    return None not in (meet.function, record.function) and meet.function is not record.function
 
 
 def _why(name: str, first_met: str | None, reason: str) -> str:

@@ -1585,3 +1585,45 @@ def test_a_tensor_of_float_attributes_is_a_float32_factory() -> None:
     assert findings(code) == [("DTL001", 13, 16), ("DTL001", 14, 17)]
     unknown = code.replace("(float(v) for v in voxel_size)", "voxel_size")
     assert findings(unknown) == [("DTL001", 14, 17)]
+
+
+def test_a_factory_returned_as_one_item_of_a_helper_tuple_is_reported_where_it_is_made() -> None:
+    """`return q, k, v, bias` with `bias = torch.zeros(...)` made in the helper and added to the
+    caller's scores (blind set v4's masked_self_attention). The dtype comes from the helper's
+    own tensor (the caller's `q` is another name there); an item the caller casts, or uses only
+    as a mask, is not a finding."""
+    code = """
+    import torch
+    from torch import nn
+
+    def split_heads(qkv, key_padding_mask):
+        B, N, _ = qkv.shape
+        q, k = qkv.unbind(-1)
+        bias = torch.zeros(B, N, device=qkv.device)
+        bias = bias.masked_fill(key_padding_mask, float("-inf"))
+        keep = torch.ones(B, N, device=qkv.device)
+        return q, k, bias, keep
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv = nn.Linear(8, 16)
+
+        def forward(self, x, key_padding_mask):
+            q, k, bias, keep = split_heads(self.qkv(x), key_padding_mask)
+            scores = q * k + bias
+            return scores[keep.bool()]
+
+        def cast(self, x, key_padding_mask):
+            q, k, bias, keep = split_heads(self.qkv(x), key_padding_mask)
+            return q * k + bias.to(q.dtype)
+    """
+    assert findings(code) == [("DTL001", 7, 12)]
+    assert messages(code) == [
+        "torch.zeros(...) defaults to float32, is returned and meets 'q' in Attention.forward();"
+        " add dtype=qkv.dtype (the tensor its device comes from)"
+    ]
+    assert fixed(code) == dedent(code).replace(
+        "bias = torch.zeros(B, N, device=qkv.device)",
+        "bias = torch.zeros(B, N, device=qkv.device, dtype=qkv.dtype)",
+    )

@@ -197,6 +197,7 @@ def fix_source(
     return fix_linted(source, diagnostics, filename, config, unsafe, rules)
 
 
+@young_collections()  # the fixed texts' trees, as the linted one's (linter.py)
 def fix_linted(
     source: str,
     diagnostics: list[Diagnostic],
@@ -213,22 +214,6 @@ def fix_linted(
     but not linted again. The analysis promises one round; the re-lint is the safety net, kept
     for every file but the segments of very large ones (segments.py), where it doubled the cost.
     """
-    with young_collections():  # the fixed texts' trees, as the linted one's (linter.py)
-        return _fix_linted(
-            source, diagnostics, filename, config, unsafe, rules, project, relint_when_all_fixed
-        )
-
-
-def _fix_linted(
-    source: str,
-    diagnostics: list[Diagnostic],
-    filename: str,
-    config: Config,
-    unsafe: bool,
-    rules: RuleClasses,
-    project: ProjectContext | None,
-    relint_when_all_fixed: bool,
-) -> FixResult:
     result = FixResult(source, remaining=diagnostics)
     refused: set[tuple[str, str, tuple[str, ...]]] = set()
     for _ in range(MAX_PASSES):

@@ -251,6 +251,7 @@ def young_collections() -> Iterator[None]:
         gc.collect(0)
 
 
+@young_collections()
 def lint_source(
     source: str,
     filename: str = "<stdin>",
@@ -265,18 +266,6 @@ def lint_source(
     `project` carries the project's function summaries in and this file's exports out. `tree`:
     `source` already parsed (the fixer parses each fixed text once, to check it and to lint it).
     """
-    with young_collections():
-        return _lint_source(source, filename, config, rules, project, tree)
-
-
-def _lint_source(
-    source: str,
-    filename: str,
-    config: Config | None,
-    rules: RuleClasses | None,
-    project: ProjectContext | None,
-    tree: ast.Module | None,
-) -> list[Diagnostic]:
     config = config if config is not None else Config()
     rules = default_rules() if rules is None else rules
     text = SourceText(source)

@@ -133,32 +133,17 @@ def fresh_factory(returns: Sequence[Value]) -> str | None:
     """`def generate_coordinate(h, w, device): ... return torch.linspace(...)`-like helpers: every
     return is a float tensor made inside without `dtype=`, from no parameter's tensor. A caller
     whose activations meet it meets a float32 tensor (`Summary.fresh`): where it was made."""
-    if not returns:
+    made = [fresh_records(value) for value in returns]
+    if not made or not all(made):
         return None
-    made = []
-    for value in returns:
-        if (
-            value.flags & (ACT | CAMERA | FIXED | INT | BOOL | ZERO_DIM)
-            or value.params
-            or value.items is not None
-        ):
-            return None
-        records = [r for r in value.factories if r.origin == "factory" and not r.integer]
-        if not records or len(records) != len(value.factories):
-            return None
-        if all(empty_placeholder(r) for r in records):
-            return None  # yolov5's NMS: `[torch.zeros((0, 6))] * bs`, replaced per detection
-        if any(record.meets for record in records):
-            return None  # it meets activations in the helper: reported (and fixed) there
-        made += records
-    first = min(made, key=lambda r: (r.node.lineno, r.node.col_offset))  # type: ignore[attr-defined]
+    first = min((r for records in made for r in records), key=_position)
     return f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]
 
 
 def fresh_records(value: Value) -> tuple[FactoryCall, ...]:
-    """One item of a tuple return made here as `fresh_factory`'s returns are (`bias =
-    torch.zeros(B, 1, 1, N, device=qkv.device)` in `return q, k, v, bias`), and meeting no
-    activation here: its factories, which a caller meeting the item reports (DTL001)."""
+    """The factories of a returned value made here without `dtype=`, from no parameter's tensor,
+    and meeting no activation here (`fresh_factory`'s returns, and a tuple's "fresh" items:
+    `bias = torch.zeros(B, 1, 1, N, device=qkv.device)` in `return q, k, v, bias`), in order."""
     if (
         value.flags & (ACT | CAMERA | FIXED | INT | BOOL | ZERO_DIM)
         or value.params
@@ -166,13 +151,17 @@ def fresh_records(value: Value) -> tuple[FactoryCall, ...]:
     ):
         return ()
     records = [r for r in value.factories if r.origin == "factory" and not r.integer]
-    if not records or len(records) != len(value.factories) or value.int_factories:
+    if not records or len(records) != len(value.factories):
         return ()
     if all(empty_placeholder(r) for r in records):
-        return ()
+        return ()  # yolov5's NMS: `[torch.zeros((0, 6))] * bs`, replaced per detection
     if any(meet.function is r.function for r in records for meet in r.meets):
-        return ()  # it meets activations here: reported (and fixed) here
-    return tuple(sorted(records, key=lambda r: (r.node.lineno, r.node.col_offset)))  # type: ignore[attr-defined]
+        return ()  # it meets activations in the helper: reported (and fixed) there
+    return tuple(sorted(records, key=_position))
+
+
+def _position(record: FactoryCall) -> tuple[int, int]:
+    return record.node.lineno, record.node.col_offset  # type: ignore[attr-defined]
 
 
 def tuple_roles(

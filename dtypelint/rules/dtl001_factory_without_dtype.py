@@ -106,10 +106,11 @@ class FactoryWithoutDtype(Rule):
 
     def report(self, module: ModuleAnalysis, record: FactoryCall, meets: list[Meet]) -> Diagnostic:
         source = dtype_source(record, meets)
-        message = f"{made_as(record)} but {meets_phrase(meets[0])}".replace("but is", "and is")
         if met_by_a_caller(record, meets[0]):
             where = meets[0].function.qualname  # type: ignore[union-attr]
             message = f"{made_as(record)}, is returned and {meets_phrase(meets[0])} in {where}()"
+        else:
+            message = f"{made_as(record)} but {meets_phrase(meets[0])}".replace("but is", "and is")
         if source is None:
             message += "; give it the activations' dtype (no tensor known to have it is bound on every path to this call)"
             return self.diagnostic(module, record.node, message)
@@ -242,16 +243,16 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     else an input, else a module parameter. Else the tensor whose `.device` it uses. None: no
     valid source, report without a fix.
     """
-    meets = [meet for meet in meets if not met_by_a_caller(record, meet)] or meets[:1]
+    own = [meet for meet in meets if not met_by_a_caller(record, meet)]  # a caller's names
+    first = (own or meets)[0]  # are not bound here
     met = [
         name
-        for meet in meets
+        for meet in own
         for name in meet.act_names
-        if (name in record.bound_act_names or name.startswith("self."))
-        and not met_by_a_caller(record, meet)  # a caller's names are not bound here
+        if name in record.bound_act_names or name.startswith("self.")
     ]
     device = record.device_source if record.device_source in record.bound_act_names else None
-    first_met = meets[0].act_names[0] if meets[0].act_names else None
+    first_met = first.act_names[0] if first.act_names else None
     inputs = [name for name in met if not name.startswith("self.")]
     if first_met is not None and first_met in inputs:
         # What it meets first decides: under autocast a float32 flow and bf16 features meet
@@ -274,7 +275,7 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
     # the first tensor parameter: it may be a label tensor (`dtype=gender.dtype` made SMPL's
     # vertex buffer integer and its index_put raise).
     function = record.function
-    derived = {p for meet in meets if not met_by_a_caller(record, meet) for p in meet.act_params}
+    derived = {p for meet in own for p in meet.act_params}
     params = [
         p
         for p in (function.tensor_params if function else [])

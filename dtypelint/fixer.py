@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from dtypelint import interrupts
 from dtypelint.config import Config
 from dtypelint.diagnostics import Applicability, Diagnostic
+from dtypelint.edit_check import Span, edits_parse
 from dtypelint.linter import (
     RuleClasses,
     default_rules,
@@ -61,9 +62,6 @@ def is_applicable(diagnostic: Diagnostic, unsafe: bool) -> bool:
     return fix is not None and (unsafe or fix.applicability is Applicability.SAFE)
 
 
-Span = tuple[int, int, str]  # [start, end) character offsets and the replacement
-
-
 def _spans(diagnostic: Diagnostic, source: SourceText) -> list[Span] | None:
     """The fix's edits as sorted offsets; None when they are out of range or overlap each other."""
     assert diagnostic.fix is not None
@@ -101,7 +99,14 @@ def apply_fixes(
     accepted edits are kept sorted and never overlap, so only the neighbours of a new edit can
     conflict with it.
     """
-    text = SourceText(source)
+    spans, applied = accepted_spans(SourceText(source), diagnostics, unsafe)
+    return _splice(source, spans), applied
+
+
+def accepted_spans(
+    text: SourceText, diagnostics: Iterable[Diagnostic], unsafe: bool
+) -> tuple[list[Span], list[Diagnostic]]:
+    """`apply_fixes`' choice: the accepted edits (sorted, disjoint) and the fixes applied."""
     candidates = []
     for diagnostic in diagnostics:
         if is_applicable(diagnostic, unsafe):
@@ -123,7 +128,7 @@ def apply_fixes(
             accepted.add(span)
         accepted_sets.add(key)
         applied.append(diagnostic)
-    return _splice(source, accepted.spans), applied
+    return accepted.spans, applied
 
 
 class _Accepted:
@@ -207,8 +212,11 @@ def fix_linted(
     rules: RuleClasses,
     project: ProjectContext | None = None,
     relint_when_all_fixed: bool = True,
+    tree: ast.Module | None = None,
 ) -> FixResult:
-    """`fix_source` for a source already linted once (the check run's findings are reused).
+    """`fix_source` for a source already linted once (the check run's findings are reused);
+    `tree`, when given, is `source` parsed (the fixed text may then be checked a statement at a
+    time: edit_check.py).
 
     `relint_when_all_fixed=False`: when a round fixes every finding, its text is parsed (it must)
     but not linted again. The analysis promises one round; the re-lint is the safety net, kept
@@ -224,8 +232,19 @@ def fix_linted(
         ]
         if not fixable:
             break
-        new_source, applied = apply_fixes(result.source, fixable, unsafe)
-        tree = parse_source(new_source, filename)  # parsed once: to check it, then to lint it
+        text = SourceText(result.source)
+        spans, applied = accepted_spans(text, fixable, unsafe)
+        new_source = _splice(result.source, spans)
+        all_fixed = len(applied) == len(result.remaining)
+        if (
+            all_fixed
+            and not relint_when_all_fixed
+            and tree is not None
+            and edits_parse(result.source, text.line_starts, tree, spans)
+        ):
+            tree = None  # shown to parse by its edited statements; not linted again
+        else:
+            tree = parse_source(new_source, filename)  # parsed once: to check it, to lint it
         if isinstance(tree, SyntaxError):
             tree = None
             new_source, applied = _without_breaking_fixes(
@@ -233,7 +252,7 @@ def fix_linted(
             )
         if not applied or new_source == result.source:
             break
-        all_fixed = len(applied) == len(result.remaining)
+        all_fixed = len(applied) == len(result.remaining)  # some may have been refused
         result.applied.extend(applied)
         result.rounds += 1
         result.source = new_source

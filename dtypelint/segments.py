@@ -520,7 +520,7 @@ def _check_range(job: _Job, first: int, stop: int, limit: int | None = None) -> 
         rows = count_rows(body)
         found = _file_wide(_in_segment(found, body, rows), job.silenced)
         new_body, remaining, applied, warnings = _fixed_segment(
-            body, parsed.suffix, found, filename, job.config, job.rules, part, job.fix, job.unsafe
+            body, parsed.suffix, parsed.tree, found, filename, job, part
         )
         offset = parsed.segment.row - 1
         result.remaining += [shifted(d, result.base + result.rows) for d in remaining]
@@ -541,23 +541,30 @@ def _rows_before(job: _Job, first: int) -> int:
 def _fixed_segment(
     body: str,
     suffix: str,
+    tree: ast.Module,
     found: list[Diagnostic],
     filename: str,
-    config: Config,
-    rules: RuleClasses,
+    job: _Job,
     project: ProjectContext,
-    fix: bool,
-    unsafe: bool,
 ) -> tuple[str, list[Diagnostic], list[Diagnostic], list[str]]:
-    """The segment's fixed text, its remaining findings, the fixes applied and any warnings."""
+    """The segment's fixed text, its remaining findings, the fixes applied and any warnings
+    (`tree`: the segment with its imports `suffix`, parsed)."""
     from dtypelint.fixer import fix_linted, is_applicable
 
-    if not fix or not any(is_applicable(d, unsafe) for d in found):
+    if not job.fix or not any(is_applicable(d, job.unsafe) for d in found):
         return body, found, [], []
     # A segment whose findings are all fixed is parsed, not linted again (fixer.py): a 20 MB
     # generated module's --fix took twice its check.
     fixed = fix_linted(
-        body + suffix, found, filename, config, unsafe, rules, project, relint_when_all_fixed=False
+        body + suffix,
+        found,
+        filename,
+        job.config,
+        job.unsafe,
+        job.rules,
+        project,
+        relint_when_all_fixed=False,
+        tree=tree,
     )
     if not fixed.source.endswith(suffix):  # never: no fix edits the appended imports
         return body, found, [], [f"{filename}: fixes not applied to a segment of this file"]

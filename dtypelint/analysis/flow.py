@@ -231,14 +231,20 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             else:
                 self.env[name] = Value(ACT)
                 tensor_params.append(name)
-        for param in params:  # `x=None`, `x: Optional[Tensor]`: None on some path
+        for param in params:
+            # provenance: what the function's summary is made of; and `x=None`,
+            # `x: Optional[Tensor]`: None on some path
             default = defaults.get(param.arg)
             none_default = isinstance(default, ast.Constant) and default.value is None
             value = self.env[param.arg]
-            if (none_default or annotation_optional(param.annotation)) and value is not EMPTY:
-                self.env[param.arg] = replace(value, flags=value.flags | MAYBE_NONE)
-        for param in params:  # provenance: what the function's summary is made of
-            self.env[param.arg] = replace(self.env[param.arg], params=frozenset({param.arg}))
+            maybe_none = (none_default or annotation_optional(param.annotation)) and (
+                value is not EMPTY
+            )
+            self.env[param.arg] = replace(
+                value,
+                flags=value.flags | MAYBE_NONE if maybe_none else value.flags,
+                params=frozenset({param.arg}),
+            )
         fixed_precision, autocast = self._decorator_precision()
         # A module's __init__ builds weights and buffers, which `module.to(dtype)` converts; plain
         # tensor attributes made there are DTL005's business.

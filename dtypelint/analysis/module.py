@@ -163,10 +163,12 @@ class ModuleAnalysis:
         name = self.project.module_name
         if name is None:
             return {}
-        return {
-            f"{name}.{node.name}": replace(summary, fresh_items=())  # no file's records out
-            for node in self.local_functions.values()
-            if (summary := self.new_summaries.get(id(node))) is not None and summary.interesting
+        functions = self.local_functions.values()
+        pairs = ((node.name, self.new_summaries.get(id(node))) for node in functions)
+        return {  # no file's factory records leave it (most summaries have none: no copy then)
+            f"{name}.{function}": replace(s, fresh_items=()) if s.fresh_items else s
+            for function, s in pairs
+            if s is not None and s.interesting
         }
 
     def package_reexports(self) -> dict[str, str]:
@@ -554,11 +556,8 @@ class ModuleAnalysis:
         tensor gives that provenance to its callers' results, and a helper called with a camera
         argument sees that parameter as a camera parameter. Most files settle in one walk.
         """
-        self.local_functions = {
-            stmt.name: stmt
-            for stmt in self.tree.body
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-        }
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+        self.local_functions = {s.name: s for s in self.tree.body if isinstance(s, kinds)}
         self.summaries: dict[int, Summary] = {}
         self.forced_cameras: dict[int, frozenset[str]] = {}
         self.forced_data: dict[int, frozenset[str]] = {}  # passed lists, numbers, indices

@@ -46,7 +46,7 @@ def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
                     for n in walk(node.value)
                     if isinstance(n, ast.Name) and n.id not in module.aliases
                 )
-                if _is_product(node.value, module):
+                if is_product(node.value, module):
                     products.add(target.id)
         elif isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
             direct.update(_roots(node.value))  # `T[..., :3, :3]`, `T[..., :3, 3:4]`
@@ -73,7 +73,7 @@ def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
             elif not qualname and method in MATMUL_METHODS | {"inverse", "pinverse"}:
                 direct.update(_roots(node.func.value, *node.args))  # type: ignore[attr-defined]
     for side, other in added:  # `points @ R.mT + t`, `out = x @ R; out + t`
-        if _is_product(other, module) or (isinstance(other, ast.Name) and other.id in products):
+        if is_product(other, module) or (isinstance(other, ast.Name) and other.id in products):
             direct.update(_roots(side))
     geometry = set(direct)
     for name in direct:  # one step back: `Rt = torch.cat([R, t])` then `K @ Rt`
@@ -81,7 +81,19 @@ def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
     return geometry
 
 
-def _is_product(node: ast.AST, module: ModuleAnalysis) -> bool:
+#: Reshaping a product keeps it the product: `(K @ p[..., None]).squeeze(-1) + t`.
+_RESHAPES = frozenset({"view", "reshape", "squeeze", "unsqueeze", "permute", "transpose",
+                       "flatten", "contiguous", "expand", "movedim"})  # fmt: skip
+
+
+def is_product(node: ast.AST, module: ModuleAnalysis) -> bool:
+    """A matrix product, perhaps reshaped or indexed (what a translation is added to)."""
+    while isinstance(node, ast.Subscript) or (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _RESHAPES
+    ):
+        node = node.value if isinstance(node, ast.Subscript) else node.func.value  # type: ignore[attr-defined]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
         return True
     return isinstance(node, ast.Call) and (

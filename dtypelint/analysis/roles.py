@@ -5,7 +5,12 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.geometry import converts_rotations, geometry_names
+from dtypelint.analysis.geometry import (
+    converts_rotations,
+    geometry_names,
+    is_product,
+    weak_camera_name,
+)
 from dtypelint.analysis.syntax import (
     constant_string,
     dotted_name,
@@ -369,9 +374,13 @@ class FunctionScan:
             return
         # `x * self.scale`, `x + torch.sigmoid(g)`: arithmetic with a module's tensor or a torch
         # result makes the other operand a tensor too.
+        translation = isinstance(node.op, (ast.Add, ast.Sub))
         for operand, other in ((node.left, node.right), (node.right, node.left)):
             if type(operand) is ast.Name and (
-                _is_self_attribute_chain(other) or _is_torch_call(other, module)
+                _is_self_attribute_chain(other)
+                or _is_torch_call(other, module)
+                # `R @ p + t`: a translation added to a rotated point is a tensor
+                or (translation and weak_camera_name(operand.id) and is_product(other, module))
             ):
                 self.mark(operand)
 

@@ -496,3 +496,39 @@ def test_a_value_cast_to_a_cameras_dtype_is_in_the_cameras_dtype() -> None:
     """
     assert findings(code) == []
     assert findings(code.replace(".type_as(R)", ".to(R)")) == []
+
+
+def test_a_translation_added_to_a_reshaped_product_is_cast_too() -> None:
+    """Blind set v5 (`lift_splat_geometry.py`): LSS lifting adds `trans` to a camera product that
+    is reshaped first, and a translation used only so is a tensor by that use (`R @ p + t`)."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Lift(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Conv2d(3, 3, 1)
+
+            def forward(self, feats, rots, trans, intrinsics):
+                pts = self.head(feats)
+                combine = rots.matmul(torch.inverse(intrinsics))
+                ego = combine.view(2, 1, 3, 3).matmul(pts).squeeze(-1) + trans.view(2, 1, 3)
+                return ego + (rots @ pts + trans)
+    """
+    assert findings(code) == [
+        ("DTL002", 12, 15),
+        ("DTL002", 12, 66),
+        ("DTL002", 13, 23),
+        ("DTL002", 13, 36),
+    ]
+    assert "+ trans.to(pts.dtype).view(2, 1, 3)" in fixed(code)
+    assert "(rots.to(pts.dtype) @ pts + trans.to(pts.dtype))" in fixed(code)
+    # a number added to a product, or a name that is no translation, stays what it is
+    assert findings(
+        code.replace("+ trans)", "+ eps)").replace(", intrinsics)", ", intrinsics, eps=1e-6)")
+    ) == [
+        ("DTL002", 12, 15),
+        ("DTL002", 12, 66),
+        ("DTL002", 13, 23),
+    ]

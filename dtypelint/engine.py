@@ -33,7 +33,7 @@ from dtypelint.linter import (
     syntax_error_diagnostic,
 )
 from dtypelint.rules import IO_ERROR_CODE, IO_ERROR_NAME
-from dtypelint.source import SourceText, is_large
+from dtypelint.source import SourceLines, SourceText, is_large
 
 # The linting layer's names, re-exported: engine is the file-level API most callers use.
 __all__ = [
@@ -247,9 +247,10 @@ class FileOutcome:
     filename: str
     diagnostics: list[Diagnostic] = field(default_factory=list)  # what remains
     fixed: list[Diagnostic] = field(default_factory=list)
-    # Source lines (row -> text) around the findings (`context_rows`): the text reporter shows
-    # the start rows, fingerprints (gate.py) read the neighbourhood.
-    lines: dict[int, str] = field(default_factory=dict)
+    # Source lines (row -> text) around the findings (`context_rows`), or all of a very large
+    # file's (SourceLines): the text reporter shows the start rows, fingerprints (gate.py) read
+    # the neighbourhood.
+    lines: Mapping[int, str] = field(default_factory=dict)
     diff: str = ""
     # How many rows the source has (with `lines`: where context stops at the end of the file).
     line_count: int = 0
@@ -377,7 +378,10 @@ def _process_large(
         outcome.diff = unified_diff(decoded.text, result.source, filename)
     if options.fix:
         outcome.fixed_source = result.source
-    return _with_lines(outcome, result.source)
+    if outcome.diagnostics:  # the lines around them, read when a report shows them
+        outcome.lines = SourceLines(result.source)
+        outcome.line_count = len(outcome.lines)
+    return outcome
 
 
 def _has_applicable_fix(diagnostics: Iterable[Diagnostic], unsafe: bool) -> bool:

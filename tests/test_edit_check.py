@@ -118,20 +118,30 @@ def test_no_edits_and_a_changed_grammar_are_not_decided() -> None:
     assert not edits_parse(source, text.line_starts, ast.parse(source), [(where, where + 1, "3")])
 
 
-def test_agrees_with_a_whole_parse_on_every_single_character_insertion() -> None:
-    """Whatever it says is parsing is parsing: tried at every offset with a few insertions."""
-    tree = ast.parse(SOURCE)
-    starts = SourceText(SOURCE).line_starts
+@pytest.mark.parametrize(
+    "source",
+    [SOURCE, SOURCE.replace("points", "pöints").replace("homogeneous", "homogène"), ""],
+)
+def test_agrees_with_a_whole_parse_on_every_single_character_insertion(source: str) -> None:
+    """Whatever it says is parsing is parsing: tried at every offset with a few insertions
+    (ASCII, non-ASCII names and comments, CRLF line endings)."""
+    source = source or SOURCE.replace("\n", "\r\n")  # "": the CRLF copy
+    tree = ast.parse(source)
+    starts = SourceText(source).line_starts
     shown = 0
-    for offset in range(len(SOURCE)):
+    for offset in range(len(source)):
         for content in (",", ")", "(", " x", ", dtype=x.dtype", "\n", "\\", "'", "#", ":", "\n#"):
-            if edits_parse(SOURCE, starts, tree, [(offset, offset, content)]):
+            if edits_parse(source, starts, tree, [(offset, offset, content)]):
                 shown += 1
-                ast.parse(_applied((offset, offset, content)))  # raises if it was wrong
+                ast.parse(_spliced(source, (offset, offset, content)))  # raises if it was wrong
         deleted = (offset, offset + 1, "")  # and each character removed
-        if edits_parse(SOURCE, starts, tree, [deleted]):
-            ast.parse(_applied(deleted))
+        if edits_parse(source, starts, tree, [deleted]):
+            ast.parse(_spliced(source, deleted))
     assert shown > 100  # and it does decide the common cases
+
+
+def _spliced(source: str, span: tuple[int, int, str]) -> str:
+    return source[: span[0]] + span[2] + source[span[1] :]
 
 
 #: Insertions and replacements a fuzzer tries: fix-like text and every token that changes lines,

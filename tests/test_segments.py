@@ -131,7 +131,9 @@ def test_check_finds_exactly_what_the_whole_file_finds() -> None:
     assert [code for code, _, _ in positions(whole)] == ["DTL001"] * 48
     assert positions(parts) == positions(whole)
     assert parts.diagnostics == whole.diagnostics
-    assert parts.lines == whole.lines and parts.line_count == whole.line_count
+    # every line the whole file's report keeps, the segmented one reads from the text alike
+    assert {row: parts.lines[row] for row in whole.lines} == whole.lines
+    assert parts.line_count == whole.line_count == len(parts.lines)
 
 
 @pytest.mark.usefixtures("small_segments")
@@ -283,3 +285,13 @@ def test_findings_left_after_fixes_that_add_rows_are_at_their_rows_in_the_fixed_
     for diagnostic in result.diagnostics:
         line = fixed_lines[diagnostic.location.row - 1]
         assert line[diagnostic.location.column - 1 :].startswith("torch.from_numpy(np.ones(3))")
+
+
+def test_source_lines_read_rows_as_the_linter_counts_them() -> None:
+    from dtypelint.source import SourceLines
+
+    lines = SourceLines("a = 1\r\nb = 2\rc = 3\n\nd = 4")
+    assert len(lines) == 5
+    assert list(lines.items()) == [(1, "a = 1"), (2, "b = 2"), (3, "c = 3"), (4, ""), (5, "d = 4")]
+    assert lines.get(0) is None and lines.get(6) is None and lines.get("1") is None  # type: ignore[call-overload]
+    assert len(SourceLines("x\n")) == 2 and SourceLines("x\n")[2] == ""

@@ -175,6 +175,25 @@ def _mapping_type(types: list[ast.expr]) -> bool:
     return any(last_name(n) in ("dict", "Dict", "Mapping", "MutableMapping") for n in nodes)
 
 
+def sequence_guard(node: ast.If) -> str | None:
+    """`if isinstance(x, (tuple, list)): return [f(e) for e in x]`: the name a branch that
+    handles the sequence case and leaves checks; past it, `x` is one tensor (celldetection's
+    `fouriers2contours`). Its uses in that branch (`len(x)`, iteration) say nothing there."""
+    test, body = node.test, node.body
+    if not (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+        and isinstance(test.args[0], ast.Name)
+        and isinstance(body[-1], (ast.Return, ast.Raise))
+    ):
+        return None
+    types = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+    kinds = {last_name(t) for t in types}
+    return test.args[0].id if kinds and kinds <= {"tuple", "list", "Tuple", "List"} else None
+
+
 def dict_checked(
     module: ModuleAnalysis, cls: ClassInfo | None, func: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> frozenset[str]:
@@ -307,6 +326,7 @@ class FunctionScan:
     ) -> FunctionScan:
         usage = cls()
         taken_from: dict[str, ast.expr] = {}  # `img = batch["image"]`: img's use tells batch's kind
+        guards: set[str] = set()  # names a branch handles as a sequence and then returns
         usage.nodes = walk(func)
         for node in usage.nodes:
             kind = type(node)
@@ -335,6 +355,9 @@ class FunctionScan:
                 usage._assignment(node, taken_from)  # type: ignore[arg-type]
             elif (kind is ast.For or kind is ast.comprehension) and type(node.iter) is ast.Name:  # type: ignore[attr-defined]
                 usage.sequences.add(node.iter.id)  # type: ignore[attr-defined]
+            elif kind is ast.If and (guarded := sequence_guard(node)) is not None:  # type: ignore[arg-type]
+                guards.add(guarded)
+        usage.sequences -= guards
         for name, value in taken_from.items():
             if name in usage.tensors:
                 usage.mark(value)

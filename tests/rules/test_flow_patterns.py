@@ -823,3 +823,30 @@ def test_a_plain_class_called_like_a_function_is_analysed() -> None:
         "dx = torch.linspace(-r, r, 2 * r + 1, device=coords.device, dtype=coords.dtype)"
         in fixed(code, unsafe=True)
     )
+
+
+def test_a_parameter_handled_as_a_list_in_a_branch_that_returns_is_a_tensor_past_it() -> None:
+    """celldetection's `fouriers2contours`: `if isinstance(fourier, (tuple, list)): return [...]`
+    handles lists and leaves; past it `fourier` is one tensor, the dtype the default sampling
+    `linspace` must take. Round 20 found the `linspace` reported only by a second check, after
+    `--fix` had given the `arange` it meets `dtype=sampling.dtype`."""
+    code = """
+        import math
+        import torch
+
+        def fouriers2contours(fourier, locations, samples=64, sampling=None):
+            if isinstance(fourier, (tuple, list)):
+                if sampling is None:
+                    sampling = [sampling] * len(fourier)
+                return [fouriers2contours(f, l, samples, s) for f, l, s in zip(fourier, locations, sampling)]
+            order = fourier.shape[-2]
+            d = fourier.device
+            if sampling is None:
+                sampling = torch.linspace(0, 1.0, samples, device=d)
+            c = 2 * math.pi * torch.arange(1, order + 1, device=d)[..., None] * sampling[..., None, :]
+            return locations[..., None, :] + (fourier[..., None, (0, 2)] * torch.cos(c)[..., None]).sum(-3)
+    """
+    assert findings(code) == [("DTL001", 12, 20)]
+    once = fixed(code, unsafe=True)
+    assert "torch.linspace(0, 1.0, samples, device=d, dtype=fourier.dtype)" in once
+    assert findings(once) == []  # one pass: nothing a second check would add

@@ -379,18 +379,6 @@ class CallEvaluation:
         received = bound_arguments(node, summary.params, args)
         return self.summarised_call(node, qualname.rsplit(".", 1)[-1], summary, received, args)
 
-    def meet_through(
-        self, node: ast.Call, summary: Summary, received: dict[str, tuple[ast.expr, Value]]
-    ) -> None:
-        """`hist(tiles, torch.linspace(...))`, `hist` computing `tiles - bins`: they meet there."""
-        # In the order they meet inside: the first meeting names the finding's activation.
-        for first, second in summary.param_pairs:
-            if first in received and second in received:
-                self.meet([received[first], received[second]], node, "arith")
-        for param in summary.params_meeting_acts:
-            if param in received:
-                self.meet([received[param], (None, Value(ACT))], node, "helper")
-
     def tensor_method(
         self, node: ast.Call, name: str, receiver_node: ast.expr, receiver: Value
     ) -> Value:

@@ -105,6 +105,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         # In the order they meet (dicts as ordered sets): a caller names the first meeting.
         self.param_pairs: dict[tuple[str, str], None] = {}  # parameters meeting each other
         self.params_meeting_acts: dict[str, None] = {}  # parameters meeting its own activations
+        self.param_products: dict[tuple[str, str], None] = {}  # ... in a matrix product
         args = node.args
         self.param_names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         self.info = self._function_info(prefix, parent)
@@ -314,6 +315,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         meetings = {
             "param_pairs": tuple(self.param_pairs),
             "params_meeting_acts": tuple(self.params_meeting_acts),
+            "param_products": tuple(self.param_products),
             "params": tuple(names[1:] if self.cls is not None and names[:1] == ["self"] else names),
             "kernel": self.info.kernel,
         }

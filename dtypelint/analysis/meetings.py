@@ -11,12 +11,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import kept_in_fp32, last_name, names_in_order, walk
+from dtypelint.analysis.syntax import (
+    is_self_attribute,
+    kept_in_fp32,
+    last_name,
+    names_in_order,
+    walk,
+)
 from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA_PRODUCT,
     COMPLEX,
+    EMPTY,
     FIXED,
     INT,
     MODULE,
@@ -24,6 +31,7 @@ from dtypelint.analysis.values import (
     ZERO_DIM,
     MatmulOperand,
     Meet,
+    Summary,
     Value,
     join,
 )
@@ -193,6 +201,26 @@ class MeetingRecorder:
                         if companion.origin == "factory" and not companion.integer
                     ]
 
+    def meet_through(
+        self, node: ast.Call, summary: Summary, received: dict[str, tuple[ast.expr, Value]]
+    ) -> None:
+        """`hist(tiles, torch.linspace(...))`, `hist` computing `tiles - bins`: they meet there."""
+        # In the order they meet inside: the first meeting names the finding's activation.
+        for first, second in summary.param_pairs:
+            if first in received and second in received:
+                self.meet([received[first], received[second]], node, "arith")
+        for param in summary.params_meeting_acts:
+            if param in received:
+                self.meet([received[param], (None, Value(ACT))], node, "helper")
+        # `self._pe_encoding(coords.to(torch.float))`, the method multiplying its argument with
+        # the module's own tensor (a bf16 buffer): the cast meets that tensor there (DTL003)
+        own = is_self_attribute(node.func)
+        for param, act in summary.param_products if own else ():
+            given, value = received.get(param, (None, EMPTY))
+            cast = given is not None and value.flags & FIXED and value.fixed and not value.is_act
+            if cast and act.startswith("self."):
+                self._record_operand(given, value, node, ast.unparse(node.func), None, (act,))
+
     def act_names(self, acts: list[tuple[ast.AST | None, Value]]) -> tuple[str, ...]:
         """Names holding activations inside the activation operands, in source order."""
         names: list[str] = []
@@ -246,7 +274,19 @@ class MeetingRecorder:
         values = [value for _, value in operands]
         if any(v.is_camera for v in values) and any(v.is_act for v in values):
             result = replace(result, flags=result.flags | CAMERA_PRODUCT)
+        self._note_parameter_products(operands)
         return result
+
+    def _note_parameter_products(self, operands: list[tuple[ast.AST | None, Value]]) -> None:
+        """For the summary: parameters that are operands of a product with the function's own
+        activations (`coords @ self.gaussian`), with that activation's name."""
+        for _, value in operands:
+            if not (value.params and value.is_act):
+                continue
+            own = [(n, v) for n, v in operands if v.is_act and not v.params and n is not None]
+            for name in self.act_names(own)[:1]:
+                for param in sorted(value.params):
+                    self.param_products.setdefault((param, name))
 
     def matmul_operands_check(
         self, node: ast.AST, op_name: str, operands: list[tuple[ast.AST | None, Value]]

@@ -554,6 +554,7 @@ class Summary:
     param_pairs: tuple[tuple[str, str], ...] = ()  # in the order they meet
     #: parameters that meet the function's own activations (a module's weights, ...)
     params_meeting_acts: tuple[str, ...] = ()
+    param_products: tuple[tuple[str, str], ...] = ()  # (parameter, own activation) multiplied
     params: tuple[str, ...] = ()  # parameter names in order (`self` left out): maps arguments
     kernel: bool = False  # it hands tensors to a compiled extension (FunctionInfo.kernel)
     #: the parameter it returns reshaped (analysis.passthrough): its result is that argument
@@ -579,7 +580,7 @@ class Summary:
             or self.fixed
             or (self.items and any(self.items))
             or self.param_pairs
-            or self.params_meeting_acts
+            or (self.params_meeting_acts or self.param_products)
             or self.kernel
             or self.passes
             or self.fresh

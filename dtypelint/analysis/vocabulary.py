@@ -232,7 +232,7 @@ FLOAT32_ONLY_FUNCS = frozenset(
 #: them its activations computes in float32 by design.
 REAL_INPUT_FFTS = frozenset(
     {"torch.fft.fft", "torch.fft.fft2", "torch.fft.fftn", "torch.fft.rfft", "torch.fft.rfft2",
-     "torch.fft.rfftn", "torch.fft.hfft"}
+     "torch.fft.rfftn", "torch.fft.hfft", "torch.stft"}
 )  # fmt: skip
 
 FIXED_CAST_METHODS = {
@@ -248,7 +248,10 @@ COMPLEX_DTYPES = frozenset(
      "torch.chalf"}
 )  # fmt: skip
 #: torch functions whose result is complex (RoPE tables, spectra).
-COMPLEX_TORCH_FUNCS = frozenset({"torch.polar", "torch.view_as_complex", "torch.complex"})
+#: `torch.stft` has no bfloat16 kernel either (MKL and cuFFT): a spectrogram is computed in float32
+COMPLEX_TORCH_FUNCS = frozenset(
+    {"torch.polar", "torch.view_as_complex", "torch.complex", "torch.stft"}
+)
 FLOAT_DTYPES = {
     "torch.float32": "float32", "torch.float": "float32", "torch.float16": "float16",
     "torch.half": "float16", "torch.bfloat16": "bfloat16", "torch.float64": "float64",

@@ -45,6 +45,7 @@ class OneSidedCast(Rule):
                 upcast
                 and not _layer_call(operand)
                 and operand.other_names
+                and not _meets_a_buffer(module, operand)
                 and all(n.startswith("self.") for n in operand.other_names)
             ):
                 # A module's parameters may be kept in float32 on purpose (`A_log`, gates) and
@@ -93,6 +94,16 @@ class OneSidedCast(Rule):
                 f"Cast with `.to({other}.dtype)`", [_replace_cast(module, cast, other)], safe=True
             )
         return self.diagnostic(module, operand.operand, message, fix)
+
+
+def _meets_a_buffer(module: ModuleAnalysis, operand: MatmulOperand) -> bool:
+    """The other side is a registered buffer: `module.to(torch.bfloat16)` converts it, and no
+    one keeps a buffer float32 by hand as they do a parameter (SAM's
+    `coords.to(torch.float) @ self.positional_encoding_gaussian_matrix` raises in bf16)."""
+    cls = module.classes.get(operand.function.class_name or "")
+    return cls is not None and any(
+        name.startswith("self.") and name[5:] in cls.buffers for name in operand.other_names
+    )
 
 
 def _layer_call(operand: MatmulOperand) -> bool:

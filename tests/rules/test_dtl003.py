@@ -348,3 +348,83 @@ def test_a_product_computed_under_autocast_has_autocasts_dtype() -> None:
         "",
     ).replace("                    ", "                ")
     assert findings(plain)[0] == ("DTL003", 12, 17)
+
+
+def test_an_upcast_meeting_a_registered_buffer_is_reported_there_and_through_a_method() -> None:
+    """SAM's random position embedding (round 20: easydetect, sssegmentation): prompt coordinates
+    cast to float32 meet the Gaussian matrix, a buffer `module.to(torch.bfloat16)` converts, in
+    a method called with the cast: bf16 raises `expected m1 and m2 to have the same dtype`.
+    A parameter may be kept float32 by hand (Mamba's `A_log`); a buffer is not."""
+    code = """
+        import torch
+        from torch import nn
+
+        class PositionEmbeddingRandom(nn.Module):
+            def __init__(self, n: int = 64) -> None:
+                super().__init__()
+                self.register_buffer("gaussian", torch.randn((2, n)))
+                self.A_log = nn.Parameter(torch.zeros(2, n))
+
+            def _pe_encoding(self, coords: torch.Tensor) -> torch.Tensor:
+                coords = 2 * coords - 1
+                return torch.sin(coords @ self.gaussian)
+
+            def forward_with_coords(self, coords: torch.Tensor, size: int) -> torch.Tensor:
+                return self._pe_encoding(coords.to(torch.float) / size)
+
+            def direct(self, coords: torch.Tensor) -> torch.Tensor:
+                return coords.float() @ self.gaussian + coords.float() @ self.A_log
+    """
+    assert findings(code) == [("DTL003", 15, 34), ("DTL003", 18, 16)]
+    assert messages(code)[0] == (
+        "'coords.to(torch.float) / size' is cast to float32 (.to(torch.float)) but meets activation"
+        " 'self.gaussian' in `self._pe_encoding`, which has the run's dtype; cast to"
+        " self.gaussian.dtype instead"
+    )
+    after = fixed(code)
+    assert "self._pe_encoding(coords.to(self.gaussian.dtype) / size)" in after
+    assert "coords.to(self.gaussian.dtype) @ self.gaussian + coords.float() @ self.A_log" in after
+    # run: the fixed module works in bf16 and computes the same in float32
+    torch = pytest.importorskip("torch")
+
+    namespace: dict[str, object] = {}
+    exec(compile(dedent(after), "model.py", "exec"), namespace)
+    module = namespace["PositionEmbeddingRandom"](8)  # type: ignore[operator]
+    coords = torch.rand(2, 5, 2) * 64
+    before: dict[str, object] = {}
+    exec(compile(dedent(code), "model.py", "exec"), before)
+    original = before["PositionEmbeddingRandom"](8)  # type: ignore[operator]
+    original.load_state_dict(module.state_dict())
+    assert torch.equal(
+        module.forward_with_coords(coords, 64), original.forward_with_coords(coords, 64)
+    )
+    assert (
+        module.to(torch.bfloat16).forward_with_coords(coords.bfloat16(), 64).dtype == torch.bfloat16
+    )
+
+
+def test_a_spectrogram_is_float32_by_design() -> None:
+    """`torch.stft` has no bfloat16 kernel (MKL, cuFFT): diffusers' MMAudio mel converter computes
+    its magnitude in float32 and multiplies it with the mel buffer; the module never runs in
+    bf16, so the buffer meeting the upcast magnitude is no finding there."""
+    code = """
+        import torch
+        from torch import nn
+
+        class MelConverter(nn.Module):
+            def __init__(self, n_fft: int = 64, mels: int = 8) -> None:
+                super().__init__()
+                self.register_buffer("mel_basis", torch.rand(mels, n_fft // 2 + 1))
+                self.register_buffer("window", torch.hann_window(n_fft))
+
+            def forward(self, waveform: torch.Tensor) -> torch.Tensor:
+                spectrum = torch.stft(waveform, 64, window=self.window, return_complex=True)
+                magnitude = torch.sqrt(torch.view_as_real(spectrum).pow(2).sum(-1) + 1e-9).float()
+                return torch.log(torch.clamp(torch.matmul(self.mel_basis, magnitude), min=1e-5))
+    """
+    assert findings(code) == []
+    assert findings(
+        code.replace(
+            "torch.stft(waveform, 64, window=self.window, return_complex=True)", "waveform"
+        )
+    ) == [("DTL003", 13, 67)]

@@ -110,6 +110,8 @@ def file_in_scope(filename: str) -> bool:
         return False
     if any(part in _NEVER_LOW_FOLDERS for part in path.parts[:-1]):
         return False
+    if path.stem.lower() in ("vis", "viz", "vis_utils", "viz_utils"):  # romav2's `vis.py`
+        return False
     return not any(word in name.lower() for word in _NEVER_LOW_FILE_WORDS)
 
 

@@ -124,8 +124,10 @@ def test_files_of_tests_plots_and_exports_are_out_of_scope() -> None:
                  "torch_points3d/metrics/registration_tracker.py",
                  "learning3d/data_utils/dataloaders.py", "pkg/utils/dataset_utils.py",
                  "torch_geometric/contrib/explain/pgm_explainer.py",
-                 "lightly/utils/benchmarking/knn.py", "mmseg/evaluation/metrics/iou_metric.py"):  # fmt: skip
+                 "lightly/utils/benchmarking/knn.py", "mmseg/evaluation/metrics/iou_metric.py",
+                 "romav2/vis.py", "pkg/utils/viz.py"):  # fmt: skip
         assert not file_in_scope(path), path
+    assert file_in_scope("pkg/models/vision.py") and file_in_scope("pkg/models/visible_mask.py")
 
 
 def test_low_precision_runs_in_module_methods_their_helpers_and_public_tensor_functions() -> None:

@@ -170,11 +170,14 @@ class WorkerPool(ProcessPoolExecutor):
     ) -> Iterator[Any]:
         items = list(zip(*iterables))
         results: list[Any] = [_MISSING] * len(items)
+        # Submitted one by one, not through `Executor.map`: on an error its iterator cancels the
+        # pending futures from this thread, and the pool's manager thread, finding the workers
+        # stopped, then sets BrokenProcessPool on a cancelled future: Python 3.11 raises
+        # InvalidStateError there, a traceback on stderr in the middle of an interrupt.
         try:
-            for index, result in enumerate(
-                super().map(fn, *zip(*items), timeout=timeout, chunksize=chunksize)
-            ):
-                results[index] = result
+            futures = [self.submit(fn, *item) for item in items]  # a worker may die meanwhile
+            for index, future in enumerate(futures):
+                results[index] = future.result(timeout)
         except BrokenProcessPool:
             processes = list((getattr(self, "_processes", None) or {}).values())
             self.stop()

@@ -102,13 +102,18 @@ class ScopeFacts:
     reason: str | None
 
 
+def _metrics_library(part: str) -> bool:
+    """`torchmetrics/`, `pytorch_metrics/`: a metrics package, float32 accumulators by design."""
+    return part.lower().endswith("metrics")
+
+
 def file_in_scope(filename: str) -> bool:
     """False for tests, benchmarks, docs examples and plotting code, by path."""
     path = PurePath(filename)
     name = path.name
     if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
         return False
-    if any(part in _NEVER_LOW_FOLDERS for part in path.parts[:-1]):
+    if any(part in _NEVER_LOW_FOLDERS or _metrics_library(part) for part in path.parts[:-1]):
         return False
     if path.stem.lower() in ("vis", "viz", "vis_utils", "viz_utils"):  # romav2's `vis.py`
         return False
@@ -194,8 +199,10 @@ def assign_scope(
             info.scope_reason = reason
             roots.append(info)
     _reach(roots, by_node)
+    # `utils/loss.py`: yolov7's RankSort Function (not `loss_functions.py`: DICL's warp is there)
+    losses = PurePath(filename).stem.lower() in ("loss", "losses", "criterion", "criterions")
     for info in functions:
-        if info.indices_only and info.scope_reason:
+        if (info.indices_only or losses) and info.scope_reason:
             info.scope_reason = "loss"  # only what raises: its float math reaches no activation
 
 

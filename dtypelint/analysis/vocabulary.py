@@ -347,7 +347,9 @@ CONTAINER_METHODS = frozenset(
     {"keys", "values", "items", "index", "count", "parameters", "named_parameters", "buffers",
      "named_buffers", "children", "named_children", "modules", "named_modules", "state_dict",
      "load_state_dict", "train", "eval", "apply", "register_buffer", "register_parameter",
-     "add_module", "append", "extend", "insert", "pop", "copy", "requires_grad_", "zero_grad"}
+     "add_module", "append", "extend", "insert", "pop", "copy", "requires_grad_", "zero_grad",
+     # a metric's or an EMA's bookkeeping (`self.accuracy.update(preds, target)`): no weights
+     "update", "reset"}
 )  # fmt: skip
 
 

@@ -850,3 +850,43 @@ def test_a_parameter_handled_as_a_list_in_a_branch_that_returns_is_a_tensor_past
     once = fixed(code, unsafe=True)
     assert "torch.linspace(0, 1.0, samples, device=d, dtype=fourier.dtype)" in once
     assert findings(once) == []  # one pass: nothing a second check would add
+
+
+def test_a_loss_file_and_a_metrics_update_report_only_what_raises() -> None:
+    """Round 21: yolov7's `utils/loss.py` (a RankSort autograd Function storing bf16 values in
+    float32 buffers: nothing raises) and deepforest's `self.empty_frame_accuracy.update(preds,
+    torch.tensor([0.0]))` (a torchmetrics metric's bookkeeping, no weights to meet)."""
+    import dtypelint
+
+    ranking = dedent("""
+        import torch
+
+        class RankSort(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, logits, targets):
+                error = torch.zeros(logits.shape[0], device=logits.device)
+                error[targets > 0] = logits[targets > 0]
+                return error * logits
+    """)
+    assert [d.code for d in dtypelint.lint_source(ranking, "pkg/models/rank.py")] == ["DTL001"]
+    assert dtypelint.lint_source(ranking, "pkg/utils/loss.py") == []
+    metric = """
+        import torch
+        from torch import nn
+
+        class Detector(nn.Module):
+            def __init__(self, accuracy):
+                super().__init__()
+                self.backbone = nn.Linear(4, 4)
+                self.accuracy = accuracy
+
+            def validation_step(self, x):
+                preds = self.backbone(x)
+                self.accuracy.update(preds, torch.tensor([0.0], device=x.device))
+                self.accuracy.reset()
+                return preds
+    """
+    assert findings(metric) == []
+    assert findings(metric.replace("self.accuracy.update(", "self.backbone(")) == [
+        ("DTL001", 12, 30)
+    ]

@@ -365,6 +365,9 @@ class MeetingRecorder:
         """`self.fc(x.float())` with `self.fc = nn.Linear(...)`: the upcast input meets the
         layer's weights, a matmul operand for DTL003 (`other_names`: the weight, where a layer
         always has one)."""
+        index = ""
+        if layer == "torch.nn.Sequential":  # its input meets its first layer
+            layer, index = self._sequential_head(name), "[0]"
         kind = layer.rsplit(".", 1)[-1]
         if not node.args or not layer.startswith("torch.nn.") or kind not in WEIGHTED_LAYERS:
             return
@@ -373,8 +376,23 @@ class MeetingRecorder:
             return
         if self._kept_in_fp32(name):
             return
-        weight = (f"self.{name}.weight",) if kind in LAYERS_WITH_WEIGHT else ()
+        weight = (f"self.{name}{index}.weight",) if kind in LAYERS_WITH_WEIGHT else ()
         self._record_operand(node.args[0], first, node, f"self.{name}", node.func, weight)
+
+    def _sequential_head(self, name: str) -> str:
+        """`self.fc = nn.Sequential(nn.Linear(d, d), nn.ReLU())` in `__init__`: the first
+        layer's qualified name (Depth Anything 3's `self.fc_fov(feat.float())`); "" if unseen."""
+        init = self.cls.method_nodes.get("__init__") if self.cls is not None else None
+        for stmt in walk(init) if init is not None else ():
+            if (
+                isinstance(stmt, ast.Assign)
+                and any(is_self_attribute(t) and t.attr == name for t in stmt.targets)  # type: ignore[attr-defined]
+                and isinstance(stmt.value, ast.Call)
+                and stmt.value.args
+                and isinstance(stmt.value.args[0], ast.Call)
+            ):
+                return self.module.qualify(stmt.value.args[0].func) or ""
+        return ""
 
     def _kept_in_fp32(self, name: str) -> bool:
         """`self.<name>` is a float32 layer by `_keep_in_fp32_modules` (a name in that list is

@@ -169,7 +169,8 @@ def test_an_upcast_meeting_only_module_parameters_is_deliberate() -> None:
 def test_a_submodule_given_an_upcast_input_returns_the_runs_dtype() -> None:
     """vit-pytorch's CrossFormer: `self.dpb(rel_pos.float())` feeds float32 positions to a
     bias MLP. Under autocast its Linear layers run in bf16; without autocast the call itself
-    raises. Either way its output is not a float32 cast, so the attention after it is not one."""
+    raises: that is the finding (the MLP is an `nn.Sequential`, its first layer a `Linear`).
+    Either way its output is not a float32 cast, so the attention after it is not one."""
     code = """
         import torch
         from torch import nn
@@ -186,10 +187,10 @@ def test_a_submodule_given_an_upcast_input_returns_the_runs_dtype() -> None:
                 attn = (sim + biases.squeeze(-1)).softmax(dim=-1)
                 return torch.einsum("i j, j d -> i d", attn, v)
     """
-    assert findings(code) == []
+    assert findings(code) == [("DTL003", 12, 27)]
     # the same cast written on the attention itself is still the seed's hazard
     cast_here = code.replace(".softmax(dim=-1)", ".softmax(dim=-1).float()")
-    assert findings(cast_here) == [("DTL003", 14, 48)]
+    assert findings(cast_here) == [("DTL003", 12, 27), ("DTL003", 14, 48)]
 
 
 def test_an_upcast_input_to_a_torch_layer_meets_its_weights() -> None:
@@ -428,3 +429,39 @@ def test_a_spectrogram_is_float32_by_design() -> None:
             "torch.stft(waveform, 64, window=self.window, return_complex=True)", "waveform"
         )
     ) == [("DTL003", 13, 67)]
+
+
+def test_an_upcast_input_to_a_sequential_meets_its_first_layer() -> None:
+    """Depth Anything 3's camera decoder (round 21's missed-real): `self.fc_fov =
+    nn.Sequential(nn.Linear(d, 2), nn.ReLU())` given `feat.float()` raises in bf16 like its
+    `nn.Linear` twins; the fix takes the first layer's weight dtype."""
+    code = """
+        import torch
+        from torch import nn
+
+        class CameraDec(nn.Module):
+            def __init__(self, d: int = 8) -> None:
+                super().__init__()
+                self.fc_t = nn.Linear(d, 3)
+                self.fc_fov = nn.Sequential(nn.Linear(d, 2), nn.ReLU())
+                self.act = nn.Sequential(nn.ReLU(), nn.Linear(d, 2))
+
+            def forward(self, feat: torch.Tensor):
+                return self.fc_t(feat.float()), self.fc_fov(feat.float())
+    """
+    assert findings(code) == [("DTL003", 12, 26), ("DTL003", 12, 53)]
+    # a first layer without weights: what its input meets is not known here
+    assert findings(
+        code.replace("return self.fc_t", "return self.act(feat.float()), self.fc_t")
+    ) == [
+        ("DTL003", 12, 50),
+        ("DTL003", 12, 77),
+    ]
+    after = fixed(code)
+    assert "self.fc_fov(feat.to(self.fc_fov[0].weight.dtype))" in after
+    torch = pytest.importorskip("torch")
+    namespace: dict[str, object] = {}
+    exec(compile(dedent(after), "model.py", "exec"), namespace)
+    module = namespace["CameraDec"]().to(torch.bfloat16)  # type: ignore[operator]
+    outputs = module(torch.randn(2, 8, dtype=torch.bfloat16))
+    assert [o.dtype for o in outputs] == [torch.bfloat16, torch.bfloat16]

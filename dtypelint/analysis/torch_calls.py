@@ -125,8 +125,9 @@ class TorchCallEvaluation:
             return Value(FIXED)
         if qualname in BOOL_TORCH_FUNCS:
             return Value(BOOL)
-        if qualname in MATMUL_FUNCS:
-            operands = self.matmul_operand_list(qualname, node, args)
+        if qualname in MATMUL_FUNCS:  # `F.linear(input=x, weight=w)`: keywords are operands too
+            keyed = [(v, val) for k, v, val in kwargs if k in TENSOR_KEYWORDS]
+            operands = self.matmul_operand_list(qualname, node, args + keyed)
             return self.matmul(node, qualname, operands)
         index_positions = INDEX_ARGS.get(short, ())
         self.mark_indices(

@@ -465,3 +465,26 @@ def test_an_upcast_input_to_a_sequential_meets_its_first_layer() -> None:
     module = namespace["CameraDec"]().to(torch.bfloat16)  # type: ignore[operator]
     outputs = module(torch.randn(2, 8, dtype=torch.bfloat16))
     assert [o.dtype for o in outputs] == [torch.bfloat16, torch.bfloat16]
+
+
+def test_operands_given_by_keyword_are_operands() -> None:
+    """yolov7's Swin v2 attention (round 21's missed-real): `F.linear(input=x, weight=...)`
+    written with keywords made no activation, so `attn.half() @ v` went unseen while its v1 twin
+    (`self.qkv(x)`) was reported."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+        class Attention(nn.Module):
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.qkv = nn.Linear(dim, dim * 3, bias=False)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                q, k, v = F.linear(input=x, weight=self.qkv.weight).chunk(3, dim=-1)
+                attn = (q @ k.transpose(-2, -1)).softmax(-1)
+                return attn.half() @ v
+    """
+    assert findings(code) == [("DTL003", 13, 16)]
+    assert "return attn.to(v.dtype) @ v" in fixed(code)

@@ -21,6 +21,8 @@ import bisect
 import warnings
 from collections.abc import Sequence
 
+from dtypelint.source import count_rows
+
 #: Statements with a body: an edit in their header is checked by parsing the whole text.
 _COMPOUND = (
     ast.FunctionDef,
@@ -151,7 +153,7 @@ def _each_one_statement(texts: list[str], kinds: list[type]) -> bool:
     rows = []  # each text's first and last row in the whole
     row = 1
     for text in texts:
-        count = text.count("\n") + text.count("\r") - text.count("\r\n")
+        count = count_rows(text)
         rows.append((row, row + count - 1))
         row += count
     with warnings.catch_warnings():

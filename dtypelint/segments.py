@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dtypelint.diagnostics import Diagnostic, Edit, Fix, Location
-from dtypelint.source import LINE_END
+from dtypelint.source import LINE_END, count_rows
 
 if TYPE_CHECKING:
     from dtypelint.analysis.summaries import ProjectContext
@@ -63,12 +63,6 @@ _TOKEN = (
 _CLOSER = {"(": ")", "[": "]", "{": "}"}
 #: An import statement spreads over at most this many lines (`from x import (\n a,\n ...)`).
 _IMPORT_LINES = 200
-
-
-def count_rows(text: str) -> int:
-    """Line endings in `text`: how many rows a segment that ends with one adds."""
-    # LINE_END's matches, counted without a match object each: a `\r\n` is one of them
-    return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
 @dataclass(frozen=True)

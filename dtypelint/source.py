@@ -24,6 +24,12 @@ def is_large(text: str) -> bool:
     return len(text) > LARGE_SOURCE
 
 
+def count_rows(text: str) -> int:
+    """Line endings in `text`: how many rows a segment that ends with one adds."""
+    # LINE_END's matches, counted without a match object each: a `\r\n` is one of them
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
 class SourceText:
     """A decoded source file with fast position conversions."""
 
@@ -107,8 +113,7 @@ class SourceLines(Mapping[int, str]):
 
     @cached_property
     def _rows(self) -> int:
-        text = self.text  # line endings counted without a match object each (`\r\n` is one)
-        return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+        return count_rows(self.text) + 1
 
     def __len__(self) -> int:
         return self._rows

@@ -33,6 +33,11 @@ _PR_SET_PDEATHSIG = 1
 _MISSING = object()
 
 
+def _run_chunk(fn: Callable[..., Any], chunk: list[tuple[Any, ...]]) -> list[Any]:
+    """In a worker: `fn` on each item of a chunk (one round trip for `chunksize` items)."""
+    return [fn(*item) for item in chunk]
+
+
 def _raise_if_interrupted(processes: list[Any]) -> None:
     """Workers stopped by SIGINT (Ctrl-C reaches the whole process group), or a run that is
     stopping, mean an interrupt, not a file that killed its worker: stop, never redo files.
@@ -170,14 +175,21 @@ class WorkerPool(ProcessPoolExecutor):
     ) -> Iterator[Any]:
         items = list(zip(*iterables))
         results: list[Any] = [_MISSING] * len(items)
-        # Submitted one by one, not through `Executor.map`: on an error its iterator cancels the
-        # pending futures from this thread, and the pool's manager thread, finding the workers
-        # stopped, then sets BrokenProcessPool on a cancelled future: Python 3.11 raises
+        size = max(1, chunksize)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        # Chunks submitted here, not through `Executor.map`: on an error its iterator cancels
+        # the pending futures from this thread, and the pool's manager thread, finding the
+        # workers stopped, then sets BrokenProcessPool on a cancelled future: Python 3.11 raises
         # InvalidStateError there, a traceback on stderr in the middle of an interrupt.
         try:
-            futures = [self.submit(fn, *item) for item in items]  # a worker may die meanwhile
-            for index, future in enumerate(futures):
-                results[index] = future.result(timeout)
+            futures = [  # a worker may die meanwhile
+                (start, self.submit(_run_chunk, fn, items[start : start + size]))
+                for start in range(0, len(items), size)
+            ]
+            for start, future in futures:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                chunk = future.result(left)
+                results[start : start + len(chunk)] = chunk
         except BrokenProcessPool:
             processes = list((getattr(self, "_processes", None) or {}).values())
             self.stop()

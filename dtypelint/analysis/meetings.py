@@ -280,11 +280,12 @@ class MeetingRecorder:
     def _note_parameter_products(self, operands: list[tuple[ast.AST | None, Value]]) -> None:
         """For the summary: parameters that are operands of a product with the function's own
         activations (`coords @ self.gaussian`), with that activation's name."""
-        for _, value in operands:
-            if not (value.params and value.is_act):
-                continue
-            own = [(n, v) for n, v in operands if v.is_act and not v.params and n is not None]
-            for name in self.act_names(own)[:1]:
+        given = [v for _, v in operands if v.params and v.is_act]
+        if not given:
+            return
+        own = [(n, v) for n, v in operands if v.is_act and not v.params and n is not None]
+        for name in self.act_names(own)[:1]:
+            for value in given:
                 for param in sorted(value.params):
                     self.param_products.setdefault((param, name))
 

@@ -55,8 +55,6 @@ _NEVER_LOW_FOLDERS = frozenset(
         "tracking",
         "trackers",
         "tracker",
-        # evaluation metrics: accumulated in float32 (or float64) by design, after the model ran
-        "metrics",
         # explainability: perturbing inputs and fitting surrogates around a trained model
         "explain",
         "explainers",
@@ -103,7 +101,8 @@ class ScopeFacts:
 
 
 def _metrics_library(part: str) -> bool:
-    """`torchmetrics/`, `pytorch_metrics/`: a metrics package, float32 accumulators by design."""
+    """`metrics/`, `torchmetrics/`: evaluation metrics, accumulated in float32 (or float64) by
+    design, after the model ran."""
     return part.lower().endswith("metrics")
 
 

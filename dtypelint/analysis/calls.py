@@ -19,6 +19,7 @@ from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
+    COMPLEX,
     DEVICE,
     DTYPE_OF_ACT,
     DTYPE_OF_FIXED,
@@ -108,6 +109,8 @@ class CallEvaluation:
                 if func.attr in SCALAR_METHODS:  # `.tolist()`, `.item()`: Python numbers
                     return Value(PY_NUMBER | SEQUENCE)
                 return Value(receiver.flags & (NUMPY | FIXED) or NUMPY)
+            if receiver.flags & COMPLEX and func.attr in ("abs", "angle"):
+                return Value(FIXED)  # the magnitude of a complex64 FFT: float32 by design
             if (
                 receiver.flags & MODULE
                 and receiver.flags & ACT
@@ -411,7 +414,7 @@ class CallEvaluation:
         if name == "type_as":
             other = args[0][1] if args else EMPTY
             if other.is_act:
-                return Value(ACT)
+                return Value(ACT | other.flags & FIXED, fixed=other.fixed)
             if other.is_camera:  # `torch.tensor([0, 0, 1.0]).type_as(R)`: in the camera's dtype
                 return Value(CAMERA, cameras=other.cameras)
             return Value(FIXED, fixed=other.fixed) if other.flags & FIXED else EMPTY
@@ -542,8 +545,8 @@ class CallEvaluation:
         if target is None:
             return receiver
         arg, value = target
-        if value.is_act:  # .to(x): x's dtype and device
-            return Value(ACT)
+        if value.is_act:  # .to(x): x's dtype and device (upcast on a path where x is)
+            return Value(ACT | value.flags & FIXED, fixed=value.fixed)
         if value.is_camera:  # .to(K): the camera's dtype
             return Value(CAMERA, cameras=value.cameras)
         if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype

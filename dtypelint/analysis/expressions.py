@@ -12,6 +12,7 @@ from dtypelint.analysis.values import (
     BOOL,
     CAMERA,
     CAMERA_PRODUCT,
+    COMPLEX,
     DEVICE,
     DTYPE_OF_ACT,
     DTYPE_OF_CAMERA,
@@ -89,6 +90,8 @@ class ExpressionEvaluation:
                 return NONE
             if isinstance(node.value, (bool, str, bytes)):
                 return EMPTY
+            if isinstance(node.value, complex):  # `-2.0j * torch.pi * phase`: a complex result
+                return Value(COMPLEX)
             return FLOAT_NUMBER if isinstance(node.value, float) else NUMBER
         if kind is ast.Attribute:
             return self.attribute(node)

@@ -40,6 +40,7 @@ from dtypelint.analysis.vocabulary import (
     MATMUL_METHODS,
     ROUNDING_METHODS,
     WEIGHTED_LAYERS,
+    WEIGHTLESS_MODULES,
 )
 
 if TYPE_CHECKING:
@@ -367,8 +368,8 @@ class MeetingRecorder:
         layer's weights, a matmul operand for DTL003 (`other_names`: the weight, where a layer
         always has one)."""
         index = ""
-        if layer == "torch.nn.Sequential":  # its input meets its first layer
-            layer, index = self._sequential_head(name), "[0]"
+        if layer == "torch.nn.Sequential":  # its input meets its first layer with weights
+            layer, index = self._sequential_head(name)
         kind = layer.rsplit(".", 1)[-1]
         if not node.args or not layer.startswith("torch.nn.") or kind not in WEIGHTED_LAYERS:
             return
@@ -380,20 +381,27 @@ class MeetingRecorder:
         weight = (f"self.{name}{index}.weight",) if kind in LAYERS_WITH_WEIGHT else ()
         self._record_operand(node.args[0], first, node, f"self.{name}", node.func, weight)
 
-    def _sequential_head(self, name: str) -> str:
-        """`self.fc = nn.Sequential(nn.Linear(d, d), nn.ReLU())` in `__init__`: the first
-        layer's qualified name (Depth Anything 3's `self.fc_fov(feat.float())`); "" if unseen."""
+    def _sequential_head(self, name: str) -> tuple[str, str]:
+        """`self.fc = nn.Sequential(nn.Linear(d, d), nn.ReLU())` in `__init__`: the qualified
+        name and index of the first layer past weightless ones (`Rearrange`, `Flatten`) (Depth
+        Anything 3's `self.fc_fov(feat.float())`, x-transformers' `Sequential(Rearrange(...),
+        nn.Linear(1, dim))`); ("", "") if unseen."""
         init = self.cls.method_nodes.get("__init__") if self.cls is not None else None
         for stmt in walk(init) if init is not None else ():
             if (
                 isinstance(stmt, ast.Assign)
                 and any(is_self_attribute(t) and t.attr == name for t in stmt.targets)  # type: ignore[attr-defined]
                 and isinstance(stmt.value, ast.Call)
-                and stmt.value.args
-                and isinstance(stmt.value.args[0], ast.Call)
             ):
-                return self.module.qualify(stmt.value.args[0].func) or ""
-        return ""
+                for position, layer in enumerate(stmt.value.args):
+                    qualname = (
+                        self.module.qualify(layer.func) or "" if isinstance(layer, ast.Call) else ""
+                    )
+                    kind = qualname.rsplit(".", 1)[-1]
+                    weightless = kind in WEIGHTLESS_MODULES and qualname.startswith("torch.nn.")
+                    if not (weightless or kind in ("Rearrange", "Reduce")):  # einops' shapes
+                        return qualname, f"[{position}]"
+        return "", ""
 
     def _kept_in_fp32(self, name: str) -> bool:
         """`self.<name>` is a float32 layer by `_keep_in_fp32_modules` (a name in that list is

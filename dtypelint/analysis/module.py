@@ -25,6 +25,7 @@ from dtypelint.analysis.syntax import (
     is_zero_dim_factory,
     keyword,
     last_name,
+    params_of,
     walk,
 )
 from dtypelint.analysis.values import (
@@ -295,7 +296,9 @@ class ModuleAnalysis:
         if attr in info.buffers or attr in info.parameters:
             return
         if method == "__init__":
-            kind = self._tensor_kind(value, self._init_locals(info))
+            init, local = info.method_nodes.get("__init__"), self._init_locals(info)
+            params = params_of(init) if init is not None else set()  # `p: float|Tensor = 1.0`
+            kind = self._tensor_kind(value, {k: v for k, v in local.items() if k not in params})
             if kind is not None:
                 info.tensor_attrs.setdefault(attr, (stmt, kind == "int"))
                 info.plain_attrs.setdefault(attr, value)
@@ -337,9 +340,8 @@ class ModuleAnalysis:
     def _tensor_kind(
         self, value: ast.AST, local: dict[str, ast.AST] | None = None, depth: int = 0
     ) -> str | None:
-        """float | int when `value` builds a tensor with torch (for plain `self.x = ...`).
-        `local` maps the method's local names to what they were last assigned (`pe = torch.zeros
-        (...)` then `self.pe = pe.unsqueeze(0)`)."""
+        """float | int when `value` builds a tensor with torch (for plain `self.x = ...`). `local`
+        maps local names to their first value (`pe = zeros(...)`; `self.pe = pe.unsqueeze(0)`)."""
         if builds_sequence(value):
             return None  # a list of tensors: not a buffer (`register_buffer` takes one tensor)
         if isinstance(value, ast.Call) and last_name(value.func) in SCALAR_METHODS:
@@ -399,13 +401,12 @@ class ModuleAnalysis:
 
     def _method_makes_complex(self, name: str) -> bool:
         if name not in self._complex_methods:
-            methods = [
-                stmt
+            self._complex_methods[name] = any(
+                self._makes_complex(stmt)
                 for node in class_definitions(self.tree.body)
                 for stmt in node.body
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name
-            ]
-            self._complex_methods[name] = any(self._makes_complex(m) for m in methods)
+            )
         return self._complex_methods[name]
 
     def _makes_complex(self, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -131,9 +131,18 @@ def class_definitions(body: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
 
 
 def names_in_order(node: ast.AST) -> list[str]:
-    """Simple names and `self.attr` in an expression, in source order."""
+    """Simple names and `self.attr` in an expression, in source order; not those read only for
+    their metadata (`pupil.shape[-1] * coeff`: a number comes of `pupil`, no values)."""
     found: list[tuple[int, int, str]] = []
-    for sub in walk(node):
+    nodes = walk(node)
+    metadata = {
+        id(sub.value)
+        for sub in nodes
+        if isinstance(sub, ast.Attribute) and sub.attr in ("shape", "ndim", "device", "size")
+    }
+    for sub in nodes:
+        if id(sub) in metadata:
+            continue
         if isinstance(sub, ast.Name) and sub.id != "self":
             found.append((sub.lineno, sub.col_offset, sub.id))
         elif is_self_attribute(sub):
@@ -520,6 +529,12 @@ def kept_in_fp32(tree: ast.Module) -> tuple[str, ...]:
                 elts = getattr(stmt.value, "elts", [])  # type: ignore[union-attr]
                 names += [e.value for e in elts if isinstance(e, ast.Constant) and e.value]
     return tuple(n for n in names if isinstance(n, str))
+
+
+def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names of a function's parameters (`*args` and `**kwargs` aside)."""
+    args = func.args
+    return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
 
 
 def defaults_by_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:

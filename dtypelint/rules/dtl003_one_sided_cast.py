@@ -119,17 +119,29 @@ def _broadcast_einsum(node: ast.AST) -> bool:
     )
 
 
+def _cast_start(module: ModuleAnalysis, cast: FixedCast) -> int:
+    """The offset of the cast's dot: past the receiver's closing parenthesis, which its node
+    leaves out (`(bi - fi).float()`)."""
+    source = module.source
+    receiver_end = source.offset(source.end(cast.source_node))
+    attribute = getattr(cast.node, "func", None)
+    if not isinstance(attribute, ast.Attribute):
+        return receiver_end
+    name_start = source.offset(source.end(attribute)) - len(attribute.attr)
+    dot = source.text.rfind(".", receiver_end, name_start)
+    return dot if dot >= 0 else receiver_end
+
+
 def _cast_text(module: ModuleAnalysis, cast: FixedCast) -> str:
     source = module.source
-    return source.text[
-        source.offset(source.end(cast.source_node)) : source.offset(source.end(cast.node))
-    ]
+    return source.text[_cast_start(module, cast) : source.offset(source.end(cast.node))]
 
 
 def _replace_cast(module: ModuleAnalysis, cast: FixedCast, other: str) -> Edit:
-    """`x.half()` / `x.to(torch.float16)` -> `x.to(other.dtype)`: replace what follows the receiver."""
+    """`x.half()` / `x.to(torch.float16)` -> `x.to(other.dtype)`: replace the cast's call."""
     source = module.source
-    return Edit(f".to({other}.dtype)", source.end(cast.source_node), source.end(cast.node))
+    start = source.location_at(_cast_start(module, cast))
+    return Edit(f".to({other}.dtype)", start, source.end(cast.node))
 
 
 def _within(module: ModuleAnalysis, node: ast.AST, container: ast.AST) -> bool:

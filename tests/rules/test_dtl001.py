@@ -1627,3 +1627,41 @@ def test_a_factory_returned_as_one_item_of_a_helper_tuple_is_reported_where_it_i
         "bias = torch.zeros(B, N, device=qkv.device)",
         "bias = torch.zeros(B, N, device=qkv.device, dtype=qkv.dtype)",
     )
+
+
+def test_complex_values_and_their_magnitudes_are_no_activations() -> None:
+    """deepinv's Zernike PSF generator (review round 22): `exp(-2.0j * pi * phase)` is complex,
+    the magnitude of its FFT float32 by design. The pixel grid `arange` times that magnitude is
+    no promotion, and `dtype=pupil.dtype` (a complex tensor, named only for its `.shape`) made
+    `arange` raise even in float32."""
+    code = """
+    import torch
+
+    def recenter(phase: torch.Tensor, basis: torch.Tensor) -> torch.Tensor:
+        pupil = torch.exp(-2.0j * torch.pi * phase)
+        psf = torch.fft.fft2(pupil).abs().pow(2)
+        x = torch.arange(0, psf.shape[-1], device=phase.device)
+        shift = (x * psf).sum(dim=(-2, -1)) / psf.sum(dim=(-2, -1))
+        tilt = basis[..., 1] - basis[..., 0]
+        coeff = shift / (pupil.shape[-1] * tilt)
+        return pupil * torch.exp(-2.0j * torch.pi * coeff)
+    """
+    assert findings(code) == []
+    torch = pytest.importorskip("torch")
+    namespace: dict[str, object] = {}
+    exec(compile(dedent(code), "psf.py", "exec"), namespace)
+    phase, basis = torch.rand(4, 4), torch.rand(4, 4, 2)
+    assert namespace["recenter"](phase, basis).dtype == torch.complex64  # type: ignore[operator]
+
+
+def test_a_name_read_for_its_shape_is_no_dtype_source() -> None:
+    code = """
+    import torch
+
+    def scale(grid: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+        ones = torch.ones(3, device=weights.device)
+        return ones / (grid.shape[-1] * weights)
+    """
+    assert messages(code) == [
+        "torch.ones(...) defaults to float32 but meets 'weights'; add dtype=weights.dtype"
+    ]

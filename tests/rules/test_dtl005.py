@@ -203,6 +203,23 @@ NEGATIVES = {
                 self.model(x)
                 return self._encoded * 1.0 + x
     """,
+    # audiocraft's MultiBandProcessor (review round 22): the attribute holds the argument, a float
+    # by default; the tensor made after it (on one branch) is not what was stored, and
+    # `register_buffer` would raise on a float
+    "a parameter converted after it is stored": """
+        import typing as tp
+        import torch
+        from torch import nn
+        class Bands(nn.Module):
+            def __init__(self, n: int = 8, power_std: tp.Union[float, tp.List[float], torch.Tensor] = 1.0):
+                super().__init__()
+                self.power_std = power_std
+                if isinstance(power_std, list):
+                    power_std = torch.tensor(power_std)
+                self.register_buffer("std", torch.ones(n))
+            def forward(self, bands):
+                return bands * self.std ** self.power_std
+    """,
 }
 
 

@@ -106,7 +106,13 @@ def _with_keyword(
             new_arg.with_changes(comma=last.comma),
         ]
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    return [*args[:-1], last.with_changes(comma=comma), new_arg]
+    # What followed the last argument (a line break before `)`) follows the new one: `device=d,
+    # dtype=x.dtype` on one row, `)` where it was; not `device=d, ` and `dtype=x.dtype)` below.
+    return [
+        *args[:-1],
+        last.with_changes(comma=comma, whitespace_after_arg=cst.SimpleWhitespace("")),
+        new_arg.with_changes(whitespace_after_arg=last.whitespace_after_arg),
+    ]
 
 
 def _minimal_edit(source: SourceText, start: int, old: str, new: str) -> Edit:

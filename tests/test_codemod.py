@@ -118,3 +118,29 @@ def test_no_libcst_for_a_plain_fix(tmp_path: Path) -> None:
         and "+     return x * torch.zeros(3, dtype" in done.stdout
     )
     assert done.stderr.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        # deepinv's DRUNet (review round 22): `)` on its own row stays there; the keyword joins
+        # the last argument's row (it was `device=x.device, ` and `dtype=x.dtype)` below)
+        (
+            "torch.ones(\n    (b, 1), device=x.device\n) * s",
+            "torch.ones(\n    (b, 1), device=x.device, dtype=x.dtype\n) * s",
+        ),
+        ("torch.zeros(3 )", "torch.zeros(3, dtype=x.dtype )"),
+        ("torch.zeros(\n    3,\n    4,\n)", "torch.zeros(\n    3,\n    4,\n    dtype=x.dtype,\n)"),
+        ("torch.zeros(3  # rows\n)", "torch.zeros(3, dtype=x.dtype  # rows\n)"),
+    ],
+)
+def test_a_keyword_added_to_a_call_laid_over_rows(call: str, expected: str) -> None:
+    text = f"y = {call}\n"
+    source = SourceText(text)
+    node = next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call))
+    edit = codemod.insert_keyword(source, node, "dtype", "x.dtype")
+    assert edit is not None
+    start = source.offset(edit.location)
+    fixed = text[:start] + edit.content + text[source.offset(edit.end_location) :]
+    assert fixed == f"y = {expected}\n"
+    ast.parse(fixed)

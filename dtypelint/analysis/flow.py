@@ -338,6 +338,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         masks = (r.additive_mask for value in returned for r in value.factories)
         meetings["fresh_mask"] = bool(meetings["fresh"]) and any(masks)
         fixed = all(value.flags & FIXED and not value.is_camera for value in returned)
+        fixed = fixed or self.info.float32_numerics  # `eigvalsh`, an FFT: float32 by design
         return Summary(cameras=cameras[:1], numpy=numpy, fixed=fixed, items=items, **meetings)
 
     @property

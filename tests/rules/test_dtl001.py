@@ -1665,3 +1665,28 @@ def test_a_name_read_for_its_shape_is_no_dtype_source() -> None:
     assert messages(code) == [
         "torch.ones(...) defaults to float32 but meets 'weights'; add dtype=weights.dtype"
     ]
+
+
+def test_a_helper_solving_in_float32_returns_float32_by_design() -> None:
+    """deepinv's noise level estimator (review round 22): the method takes eigenvalues
+    (`torch.linalg.eigvalsh` has no bfloat16 kernel), so what it returns is float32 by design;
+    its zeros, returned from forward, are no finding there. The same helper without the solver
+    still is one."""
+    code = """
+    import torch
+    from torch import nn
+
+    class NoiseLevel(nn.Module):
+        def estimate(self, x: torch.Tensor) -> torch.Tensor:
+            cov = torch.bmm(x, x.transpose(-2, -1))
+            values = torch.linalg.eigvalsh(cov)
+            level = torch.zeros(x.shape[0], device=x.device)
+            level[values[:, 0] > 0] = values[:, -1].sqrt()
+            return level
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.estimate(x)
+    """
+    assert findings(code) == []
+    without = code.replace("torch.linalg.eigvalsh(cov)", "cov.sum(-1)")
+    assert findings(without) == [("DTL001", 8, 17)]

@@ -152,7 +152,7 @@ class CallEvaluation:
         if isinstance(func, ast.Name):
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
-                return self.module_call(node, args)
+                return self.module_call(node, args, own=not callee.params)
             if callee is not None and (looped := self._looped_functions(func.id)):  # enformer
                 results = [self.local_call(node, f, args, f.name, False) for f in looped]
                 return union_all(results)
@@ -220,13 +220,17 @@ class CallEvaluation:
             return Value(ACT, params=params)
         return EMPTY
 
-    def module_call(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
-        """Calling a submodule: its weights are in the run's dtype, so its inputs meet them."""
+    def module_call(
+        self, node: ast.Call, args: list[tuple[ast.expr, Value]], own: bool = True
+    ) -> Value:
+        """Calling a submodule: its weights are in the run's dtype, so its inputs meet them;
+        `own`: a module of this one's (`for layer in self.layers`), not one passed in."""
         masks = {id(kw.value) for kw in node.keywords if kw.arg and is_integer_name(kw.arg)}
         positional = [
             (a, v)
             for a, v in args
-            if (v.flags & TENSORISH or v.tracked or v.items)
+            # a parameter passed on (`layer(x, params)`): the caller's argument meets the weights
+            if (v.flags & TENSORISH or v.tracked or v.items or (own and v.params))
             and (
                 # A mask is no data to meet, unless filled with floats to be added to scores.
                 any(record.additive_mask for record in v.factories)

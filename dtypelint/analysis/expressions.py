@@ -150,9 +150,13 @@ class ExpressionEvaluation:
                 self.eval(key)
             values = [self.eval(v) for v in node.values]
             names = [constant_string(key) if key is not None else None for key in node.keys]
+            # An additive attention mask travels in a dict of layer options (spandrel's ATD:
+            # `params = {"attn_mask": mask}; self.layers(x, params)`): added wherever it goes.
+            masks = frozenset(r for v in values for r in v.factories if r.additive_mask)
             if all(names):  # `{"device": x.device}`: options for `**opts`
-                return options_value(dict(zip(names, values)))  # type: ignore[arg-type]
-            return Value(SEQUENCE, items=tuple(values)) if values else EMPTY
+                options = options_value(dict(zip(names, values)))  # type: ignore[arg-type]
+                return replace(options, factories=masks) if masks else options
+            return Value(SEQUENCE, masks, items=tuple(values)) if values else EMPTY
         if kind in (ast.ListComp, ast.GeneratorExp, ast.SetComp):
             return self.comprehension(node.generators, [node.elt])
         if kind is ast.DictComp:

@@ -1690,3 +1690,64 @@ def test_a_helper_solving_in_float32_returns_float32_by_design() -> None:
     assert findings(code) == []
     without = code.replace("torch.linalg.eigvalsh(cov)", "cov.sum(-1)")
     assert findings(without) == [("DTL001", 8, 17)]
+
+
+def test_an_additive_mask_in_a_dict_of_layer_options_meets_the_scores() -> None:
+    """spandrel's ATD (review round 22's missed-real): Swin's float32 shift mask travels in
+    `params = {"attn_mask": mask}` through `forward_features` to the blocks, which add it to their
+    bf16 scores: `attn @ v` then raises. A module given as a parameter (`probe(model, x)`) is no
+    submodule: what passes through it is not followed."""
+    code = """
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self, d: int = 8):
+            super().__init__()
+            self.qkv = nn.Linear(d, d * 3)
+
+        def forward(self, x: torch.Tensor, params: dict) -> torch.Tensor:
+            q, k, v = self.qkv(x).chunk(3, dim=-1)
+            attn = q @ k.transpose(-2, -1) + params["attn_mask"]
+            return attn.softmax(-1) @ v
+
+    class Net(nn.Module):
+        def __init__(self, d: int = 8):
+            super().__init__()
+            self.layers = nn.ModuleList([Block(d), Block(d)])
+
+        def calculate_mask(self, n: int) -> torch.Tensor:
+            img_mask = torch.zeros((1, n, n))
+            img_mask[:, : n // 2] = 1
+            attn_mask = img_mask - img_mask.transpose(-2, -1)
+            return attn_mask.masked_fill(attn_mask != 0, -100.0)
+
+        def forward_features(self, x: torch.Tensor, params: dict) -> torch.Tensor:
+            for layer in self.layers:
+                x = layer(x, params)
+            return x
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            attn_mask = self.calculate_mask(x.shape[1]).to(x.device)
+            params = {"attn_mask": attn_mask}
+            return self.forward_features(x, params)
+
+    def probe(model: nn.Module, images):
+        return model(images)
+
+    def export(model: nn.Module):
+        return probe(model, torch.rand(1, 4, 8))
+    """
+    assert findings(code) == [("DTL001", 31, 21)]
+    after = fixed(code)
+    assert "attn_mask = self.calculate_mask(x.shape[1]).to(x.dtype).to(x.device)\n" in after
+    torch = pytest.importorskip("torch")
+    namespace: dict[str, object] = {}
+    exec(compile(dedent(code), "before.py", "exec"), namespace)
+    net = namespace["Net"]().to(torch.bfloat16)  # type: ignore[operator]
+    with pytest.raises(RuntimeError):
+        net(torch.randn(2, 4, 8, dtype=torch.bfloat16))
+    exec(compile(dedent(after), "after.py", "exec"), namespace)
+    for dtype in (torch.float32, torch.bfloat16):
+        net = namespace["Net"]().to(dtype)  # type: ignore[operator]
+        assert net(torch.randn(2, 4, 8, dtype=dtype)).dtype == dtype

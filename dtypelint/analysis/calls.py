@@ -96,6 +96,11 @@ class CallEvaluation:
             receiver = self.eval(receiver_node)
             if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
                 return self.self_method_call(node, func.attr)
+            if func.attr == "forward" and (layer := self.layer_base(receiver_node)):
+                # guided diffusion's `GroupNorm32`: `super().forward(x.float())` meets the
+                # norm's own weights, which `module.to(torch.bfloat16)` converts
+                self.layer_input_check(node, "", layer, self.eval_args(node))
+                return Value(ACT)
             if found := self.module.class_function(receiver_node, func.attr):
                 # `ShiftWindowMSA.window_partition(img_mask, ws)`: a method of this file's class
                 method, skip_first = found

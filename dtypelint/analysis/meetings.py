@@ -378,8 +378,20 @@ class MeetingRecorder:
             return
         if self._kept_in_fp32(name):
             return
-        weight = (f"self.{name}{index}.weight",) if kind in LAYERS_WITH_WEIGHT else ()
-        self._record_operand(node.args[0], first, node, f"self.{name}", node.func, weight)
+        holder = f"self.{name}{index}" if name else "self"  # `super().forward(x.float())`
+        weight = (f"{holder}.weight",) if kind in LAYERS_WITH_WEIGHT else ()
+        op_name = f"self.{name}" if name else "super().forward"
+        self._record_operand(node.args[0], first, node, op_name, node.func, weight)
+
+    def layer_base(self, receiver: ast.expr) -> str:
+        """`super()` in a subclass of a torch layer with weights: that layer's name, else ""."""
+        if not (isinstance(receiver, ast.Call) and last_name(receiver.func) == "super"):
+            return ""
+        bases = self.cls.bases if self.cls is not None else []
+        layers = [
+            b for b in bases if b.startswith("torch.nn.") and b.split(".")[-1] in WEIGHTED_LAYERS
+        ]
+        return layers[0] if layers else ""
 
     def _sequential_head(self, name: str) -> tuple[str, str]:
         """`self.fc = nn.Sequential(nn.Linear(d, d), nn.ReLU())` in `__init__`: the qualified

@@ -536,3 +536,30 @@ def test_a_parenthesised_receiver_keeps_its_parenthesis() -> None:
         module = namespace["Distance"]().to(dtype)  # type: ignore[operator]
         bi, fi = torch.arange(6), torch.zeros(6, dtype=torch.long)
         assert module(torch.randn(6, 4, dtype=dtype), bi, fi).dtype == dtype
+
+
+def test_an_upcast_given_to_the_layer_a_class_extends() -> None:
+    """deepinv's DiffUNet (review round 22's missed-real), guided diffusion's `GroupNorm32`:
+    `super().forward(x.float())` meets the norm's own weights, bf16 after `module.to(...)`, and
+    raises. No fix: a norm may have no weight (`affine=False`). A subclass of a layer without
+    weights, or of `nn.Module`, is no such call."""
+    code = """
+        import torch
+        from torch import nn
+
+        class GroupNorm32(nn.GroupNorm):
+            def forward(self, x):
+                return super().forward(x.float()).type(x.dtype)
+
+        class Drop(nn.Dropout):
+            def forward(self, x):
+                return super().forward(x.float()).type(x.dtype)
+    """
+    assert findings(code) == [("DTL003", 6, 32)]
+    assert fixed(code) == dedent(code)
+    torch = pytest.importorskip("torch")
+    namespace: dict[str, object] = {}
+    exec(compile(dedent(code), "norm.py", "exec"), namespace)
+    norm = namespace["GroupNorm32"](2, 4).to(torch.bfloat16)  # type: ignore[operator]
+    with pytest.raises(RuntimeError):
+        norm(torch.randn(2, 4, 3, dtype=torch.bfloat16))

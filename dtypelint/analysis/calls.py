@@ -26,7 +26,9 @@ from dtypelint.analysis.values import (
     EMPTY,
     FIXED,
     INT,
+    MAYBE_NONE,
     MODULE,
+    NONE,
     NUMPY,
     ONE_DIM,
     PY_FLOAT,
@@ -219,11 +221,12 @@ class CallEvaluation:
         if dtype is not None and (made := self.given_dtype(dtype)) is not EMPTY:
             return made
         if any(v.is_act or v.flags & TENSOR_DICT for _, v in args):
-            # A function's result is made from its arguments (`sinc(x)`); a callable attribute's
-            # (`self.model(x)`) may be a module's activations.
+            # From its arguments (`sinc(x)`, `self.model(x)`); None if each may be (`default`).
             params = frozenset().union(*(v.params for _, v in args)) if derived else frozenset()
-            return Value(ACT, params=params)
-        return EMPTY
+            acts = [v for _, v in args if v.is_act]
+            none = MAYBE_NONE if acts and all(v.flags & MAYBE_NONE for v in acts) else 0
+            return Value(ACT | none, params=params)
+        return NONE if args and all(v.flags & MAYBE_NONE for _, v in args) else EMPTY
 
     def module_call(
         self, node: ast.Call, args: list[tuple[ast.expr, Value]], own: bool = True

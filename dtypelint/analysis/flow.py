@@ -34,6 +34,7 @@ from dtypelint.analysis.syntax import (
     constant_string,
     defaults_by_param,
     dotted_name,
+    expression_root_name,
     float_facts,
     import_aliases,
     is_literal_false,
@@ -71,7 +72,6 @@ from dtypelint.analysis.values import (
 from dtypelint.analysis.vocabulary import (
     ATTENTION_NAMES,
     AUTOCAST_FUNCS,
-    CUSTOM_FWD_FUNCS,
     is_integer_name,
 )
 
@@ -238,9 +238,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             default = defaults.get(param.arg)
             none_default = isinstance(default, ast.Constant) and default.value is None
             value = self.env[param.arg]
-            maybe_none = (none_default or annotation_optional(param.annotation)) and (
-                value is not EMPTY
-            )
+            # also where nothing says what it is: `default(inpaint_videos, inpaint_images)`
+            # may be None, and so may be what a branch joins it with (imagen's sampler)
+            maybe_none = none_default or annotation_optional(param.annotation)
             self.env[param.arg] = replace(
                 value,
                 flags=value.flags | MAYBE_NONE if maybe_none else value.flags,
@@ -290,9 +290,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                     fixed = True
                 else:
                     autocast = True
-            elif (qualname in CUSTOM_FWD_FUNCS or qualname.endswith("custom_fwd")) and (
-                call is not None and keyword(call, "cast_inputs") is not None
-            ):
+            elif call is not None and keyword(call, "cast_inputs") is not None:
+                # `custom_fwd(cast_inputs=...)`, and wrappers of it (speechbrain's
+                # `fwd_default_precision(cast_inputs=torch.float32)` on its feature front-ends)
                 fixed = True
             elif qualname.rsplit(".", 1)[-1] == "force_fp32":
                 fixed = True  # mmcv's `@force_fp32(apply_to=...)`: its inputs are cast to float32
@@ -499,6 +499,11 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 # `if pixel_mask is None: pixel_mask = torch.ones(...)`: a default for a mask or
                 # index parameter, not a float tensor that meets activations.
                 value = Value(INT)
+            if is_integer_name(target.id) and value_node is not None:  # a copy kept as indices
+                root = expression_root_name(value_node)  # `E_idx = seqpos.repeat()`, not `torch.`
+                copied = root is not None and root not in self.module.aliases
+                for record in value.int_factories if copied else ():
+                    record.used_as_index = True
             self.env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value, value_node)

@@ -198,8 +198,10 @@ def assign_scope(
             info.scope_reason = reason
             roots.append(info)
     _reach(roots, by_node)
-    # `utils/loss.py`: yolov7's RankSort Function (not `loss_functions.py`: DICL's warp is there)
-    losses = PurePath(filename).stem.lower() in ("loss", "losses", "criterion", "criterions")
+    # `utils/loss.py`: yolov7's RankSort Function (not `loss_functions.py`: DICL's warp is there);
+    # speechbrain's `stoi_loss.py` (not every file of a `loss/` folder: deepinv's score model)
+    stem = PurePath(filename).stem.lower()
+    losses = stem in ("loss", "losses", "criterion", "criterions") or stem.endswith("_loss")
     for info in functions:
         if (info.indices_only or losses) and info.scope_reason:
             info.scope_reason = "loss"  # only what raises: its float math reaches no activation

@@ -241,6 +241,11 @@ def is_int_constant(node: ast.AST) -> bool:
     )
 
 
+#: What keeps a 0-dim tensor 0-dim: casts and elementwise functions of one tensor.
+_SCALAR_KEEPING_METHODS = frozenset({"float", "double", "half", "to", "sqrt", "log", "exp"})
+_SCALAR_KEEPING_FUNCS = frozenset({"sqrt", "rsqrt", "log", "exp", "abs"})
+
+
 def is_zero_dim_factory(node: ast.AST, qualify: Callable[[ast.AST], str | None]) -> bool:
     """`torch.tensor(0.5)`, `torch.tensor(scale)`, `torch.zeros(())`: a 0-dim tensor (type
     promotion treats it like a Python number)."""
@@ -248,12 +253,20 @@ def is_zero_dim_factory(node: ast.AST, qualify: Callable[[ast.AST], str | None])
         return False
     qualname = qualify(node.func) or ""
     short = qualname.rsplit(".", 1)[-1]
+    method = node.func.attr if isinstance(node.func, ast.Attribute) and not qualname else ""
+    if method in _SCALAR_KEEPING_METHODS:
+        return is_zero_dim_factory(node.func.value, qualify)  # type: ignore[attr-defined]
     if not qualname.startswith("torch.") or not node.args:
         return False
     data = node.args[0]
+    if short in _SCALAR_KEEPING_FUNCS:  # `torch.sqrt(torch.tensor(attn_dim).float())`
+        return is_zero_dim_factory(data, qualify)
     if short in ("tensor", "as_tensor", "scalar_tensor"):
         if isinstance(data, ast.UnaryOp):
             data = data.operand
+        if isinstance(data, ast.Name):  # `torch.tensor(attn_dim)`: a size is one number
+            words = data.id.lower().split("_")
+            return words[-1] in ("dim", "size") or (words[0] in ("num", "n") and len(words) > 1)
         return isinstance(data, ast.Constant) and isinstance(data.value, (int, float))
     if short in ("zeros", "ones", "empty", "full", "rand", "randn"):
         return isinstance(data, (ast.Tuple, ast.List)) and not data.elts

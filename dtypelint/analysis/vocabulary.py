@@ -322,9 +322,6 @@ AUTOCAST_FUNCS = frozenset(
 )  # fmt: skip
 
 
-CUSTOM_FWD_FUNCS = frozenset({"torch.cuda.amp.custom_fwd", "torch.amp.custom_fwd"})
-
-
 PY_INT_BUILTINS = frozenset({"len", "int", "round", "range", "hash", "ord", "id"})
 
 

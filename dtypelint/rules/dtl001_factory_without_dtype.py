@@ -114,6 +114,10 @@ class FactoryWithoutDtype(Rule):
         if source is None:
             message += "; give it the activations' dtype (no tensor known to have it is bound on every path to this call)"
             return self.diagnostic(module, record.node, message)
+        if record.integer and record.used_as_index:
+            # fair-esm's `seqpos`: a float dtype would break its use as an index elsewhere
+            message += f"; cast it to {source.name}.dtype where it meets it (it is an index too)"
+            return self.diagnostic(module, record.node, message)
         if record.legacy:  # takes no dtype=
             message += f"; make it torch.tensor(..., dtype={source.name}.dtype)"
         elif record.returned_from is not None:

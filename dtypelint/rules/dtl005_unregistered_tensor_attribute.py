@@ -59,7 +59,9 @@ class UnregisteredTensorAttribute(Rule):
         )
         stmt = record.node
         fix = None
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and assignments == 1:
+        if _stays_with_others(module, record):
+            message += " (with the plain tensors it is used with, which a fix cannot register)"
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and assignments == 1:
             value = module.text(stmt.value)
             edit = Edit(
                 f'self.register_buffer("{attr}", {value}, persistent=False)',
@@ -69,6 +71,33 @@ class UnregisteredTensorAttribute(Rule):
             # persistent=False keeps the state dict as it was.
             fix = make_fix(f"Register `self.{attr}` as a non-persistent buffer", [edit], safe=True)
         return self.diagnostic(module, stmt, message, fix)
+
+
+def _stays_with_others(module: ModuleAnalysis, record: FactoryCall) -> bool:
+    """The class's methods read another plain tensor of it that no fix registers (made twice in
+    `__init__`, or an `nn.Parameter` on another path: speechbrain's `Filterbank` keeps
+    `f_central` a plain tensor when frozen). Registering this one alone would split the module
+    across devices on `.cuda()`, where the plain tensors now stay together."""
+    owner = next(
+        (info for info in module.classes.values() if record.attribute in info.tensor_attrs), None
+    )
+    if owner is None:
+        return False
+    others = {
+        attr
+        for attr in owner.tensor_attrs
+        if attr != record.attribute
+        and (owner.init_assignments.get(attr, 0) != 1 or attr in owner.parameters)
+    }
+    methods = [node for name, node in owner.method_nodes.items() if name != "__init__"]
+    return any(
+        isinstance(node, ast.Attribute)
+        and node.attr in others
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        for method in methods
+        for node in ast.walk(method)
+    )
 
 
 def empty_placeholder(stmt: ast.AST) -> bool:

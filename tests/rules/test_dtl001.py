@@ -1751,3 +1751,48 @@ def test_an_additive_mask_in_a_dict_of_layer_options_meets_the_scores() -> None:
     for dtype in (torch.float32, torch.bfloat16):
         net = namespace["Net"]().to(dtype)  # type: ignore[operator]
         assert net(torch.randn(2, 4, 8, dtype=dtype)).dtype == dtype
+
+
+def test_a_helper_given_only_maybe_none_values_may_give_none_back() -> None:
+    """imagen's elucidated sampler (review round 23, a broken safe fix): `inpaint_images =
+    default(inpaint_videos, inpaint_images)`, both None by default, then made a tensor only when
+    inpainting; `dtype=inpaint_images.dtype` raised on every plain sampling call."""
+    code = """
+    import torch
+    from torch import nn
+    from helpers import default
+
+    class Sampler(nn.Module):
+        def sample(self, unet, shape, inpaint_videos=None, inpaint_images=None, masks=None):
+            inpaint_images = default(inpaint_videos, inpaint_images)
+            if masks is not None:
+                inpaint_images = unet.normalize(inpaint_images)
+            eps = torch.randn(shape, device=self.device)
+            images = unet(eps)
+            if masks is not None:
+                images = images * ~masks + (inpaint_images + eps) * masks
+            return images
+    """
+    assert findings(code) == [("DTL001", 10, 15)]
+    assert fix_titles(code) == [None]
+
+
+def test_an_int_factory_copied_into_indices_gets_no_float_dtype() -> None:
+    """fair-esm's inverse-folding featurizer (review round 23, a broken unsafe fix): `seqpos`
+    meets distances in arithmetic, and a copy of it is returned as neighbour indices (`E_idx`):
+    `dtype=D.dtype` made `gather` raise. Reported, cast where it meets them; no fix."""
+    code = """
+    import torch
+
+    def dist(X: torch.Tensor, top_k: int):
+        D = torch.cdist(X, X)
+        seqpos = torch.arange(X.shape[1], device=X.device)
+        D_adjust = D + (seqpos[None] - seqpos[:, None]).abs() * 1e6
+        if top_k == -1:
+            E_idx = seqpos.repeat(X.shape[0], 1)
+            return D_adjust, E_idx
+        return torch.topk(D_adjust, top_k, dim=-1)
+    """
+    assert findings(code) == [("DTL001", 5, 14)]
+    assert fix_titles(code) == [None]
+    assert messages(code)[0].endswith("; cast it to D.dtype where it meets it (it is an index too)")

@@ -203,6 +203,19 @@ NEGATIVES = {
                 self.model(x)
                 return self._encoded * 1.0 + x
     """,
+    # speechbrain's KeyValueAttention (review round 23): `torch.tensor(attn_dim)` is one number,
+    # and its square root too: 0-dim, a Python scalar to type promotion
+    "a 0-dim scale through a cast and a square root": """
+        import torch
+        from torch import nn
+        class KeyValue(nn.Module):
+            def __init__(self, attn_dim: int = 8):
+                super().__init__()
+                self.keys = nn.Linear(attn_dim, attn_dim)
+                self.scaling = torch.sqrt(torch.tensor(attn_dim).float())
+            def forward(self, x):
+                return self.keys(x) / self.scaling
+    """,
     # audiocraft's MultiBandProcessor (review round 22): the attribute holds the argument, a float
     # by default; the tensor made after it (on one branch) is not what was stored, and
     # `register_buffer` would raise on a float
@@ -318,3 +331,30 @@ def test_an_integer_table_attribute_is_no_finding() -> None:
                 return F.cross_entropy(pred, torch.gather(self.table, 0, gt))
     """
     assert findings(code) == []
+
+
+def test_no_fix_where_the_other_plain_tensors_would_stay_behind() -> None:
+    """speechbrain's Filterbank (review round 23, a broken safe fix): `f_central` is a plain
+    tensor when frozen and an `nn.Parameter` otherwise, so no fix registers it; registering
+    `all_freqs_mat` alone made `.cuda()` split the module across devices."""
+    code = """
+        import torch
+        from torch import nn
+        class Filterbank(nn.Module):
+            def __init__(self, n: int = 4, freeze: bool = True):
+                super().__init__()
+                self.f_central = torch.linspace(0, 1, n)
+                if not freeze:
+                    self.f_central = nn.Parameter(self.f_central)
+                self.all_freqs_mat = torch.linspace(0, 1, 8).repeat(n, 1)
+            def forward(self, spectrogram):
+                f_central_mat = self.f_central.repeat(8, 1).transpose(0, 1)
+                fbank = self.all_freqs_mat - f_central_mat
+                return spectrogram @ fbank.T
+    """
+    assert findings(code, select="DTL005") == [("DTL005", 9, 9)]
+    assert fixed(code, select="DTL005") == dedent(code)
+    assert messages(code, select="DTL005")[0].endswith(
+        "register it as a buffer (with the plain tensors it is used with, which a fix cannot"
+        " register)"
+    )

@@ -870,6 +870,10 @@ def test_a_loss_file_and_a_metrics_update_report_only_what_raises() -> None:
     """)
     assert [d.code for d in dtypelint.lint_source(ranking, "pkg/models/rank.py")] == ["DTL001"]
     assert dtypelint.lint_source(ranking, "pkg/utils/loss.py") == []
+    # speechbrain's `nnet/loss/stoi_loss.py` (round 23: its safe fixes made the loss raise); a
+    # folder of losses is no loss by itself (deepinv's `loss/score.py` holds a score model)
+    assert dtypelint.lint_source(ranking, "pkg/nnet/loss/stoi_loss.py") == []
+    assert [d.code for d in dtypelint.lint_source(ranking, "pkg/loss/score.py")] == ["DTL001"]
     metric = """
         import torch
         from torch import nn
@@ -890,3 +894,26 @@ def test_a_loss_file_and_a_metrics_update_report_only_what_raises() -> None:
     assert findings(metric.replace("self.accuracy.update(", "self.backbone(")) == [
         ("DTL001", 12, 30)
     ]
+
+
+def test_a_wrapper_of_custom_fwd_with_cast_inputs_is_fixed_precision() -> None:
+    """speechbrain's front-ends (review round 23): `@fwd_default_precision(cast_inputs=
+    torch.float32)` wraps `torch.amp.custom_fwd`: the method runs in float32 by design."""
+    code = """
+        import torch
+        from torch import nn
+        from speechbrain.utils.autocast import fwd_default_precision
+
+        class Fbank(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+
+            @fwd_default_precision(cast_inputs=torch.float32)
+            def forward(self, wav: torch.Tensor) -> torch.Tensor:
+                window = torch.ones(wav.shape[-1], device=wav.device)
+                return self.proj(wav * window)
+    """
+    assert findings(code) == []
+    plain = code.replace("@fwd_default_precision(cast_inputs=torch.float32)", "")
+    assert findings(plain) == [("DTL001", 12, 18)]

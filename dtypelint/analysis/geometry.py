@@ -78,7 +78,27 @@ def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
     geometry = set(direct)
     for name in direct:  # one step back: `Rt = torch.cat([R, t])` then `K @ Rt`
         geometry |= built_from.get(name, set())
-    return geometry
+    # A translation is added to points, not multiplied with them: a `t` that is a product's
+    # operand itself is some other axis (speechbrain's Gabor filters: `tensordot(center, t)`)
+    multiplied_only = direct - _added_or_sliced(nodes, added, module)
+    return geometry - {name for name in multiplied_only if name in _TRANSLATION_NAMES}
+
+
+_TRANSLATION_NAMES = frozenset({"t", "trans", "translation", "translations"})
+
+
+def _added_or_sliced(
+    nodes: list[ast.AST], added: list[tuple[ast.AST, ast.AST]], module: ModuleAnalysis
+) -> set[str]:
+    """The names used as geometry other than as a product's operand."""
+    names: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
+            names.update(_roots(node.value))
+    for side, other in added:
+        if is_product(other, module) or isinstance(other, ast.Name):
+            names.update(_roots(side))
+    return names
 
 
 #: Reshaping a product keeps it the product: `(K @ p[..., None]).squeeze(-1) + t`.

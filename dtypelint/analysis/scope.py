@@ -45,8 +45,10 @@ _NEVER_LOW_FOLDERS = frozenset(
         "deploy",
         # data pipelines and augmentation: inputs in their own dtype, float32 by design
         "transforms",
+        "augment",
         "augmentation",
         "augmentations",
+        "dataio",
         "datasets",
         "data",
         "dataloaders",

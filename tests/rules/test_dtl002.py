@@ -157,6 +157,14 @@ def test_true_positives(code: str, where: tuple[int, int], after: str) -> None:
 
 
 NEGATIVES = {
+    # speechbrain's legacy Gabor filters (review round 23): `t` is a time axis; a translation is
+    # added to points, not a product's operand itself
+    "a time axis named t in a product": """
+        import torch
+        def gabor(t: torch.Tensor, center: torch.Tensor, fwhm: torch.Tensor) -> torch.Tensor:
+            gaussian = torch.exp(torch.tensordot(1.0 / (2.0 * fwhm.unsqueeze(1) ** 2), (-(t**2.0)).unsqueeze(0), dims=1))
+            return gaussian * torch.tensordot(center.unsqueeze(1), t.unsqueeze(0), dims=1)
+    """,
     # mmhuman3d's face metric: NumPy arrays in a file that imports NumPy and not torch
     "NumPy code in a file without torch": """
         import numpy as np

@@ -490,15 +490,13 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             if value.tracked and not value.is_act and target.id in self.param_names:
                 for record in value.factories:
                     record.path_alternative = True
-            if (
-                value.tracked
-                and not value.is_act
-                and target.id in self.param_names
-                and is_integer_name(target.id)
-            ):
-                # `if pixel_mask is None: pixel_mask = torch.ones(...)`: a default for a mask or
-                # index parameter, not a float tensor that meets activations.
-                value = Value(INT)
+                if is_integer_name(target.id):
+                    # `if pixel_mask is None: pixel_mask = torch.ones(...)`: a default for a mask
+                    # or index parameter, not a float tensor that meets activations.
+                    value = Value(INT)
+            if target.id.startswith("dummy") and not value.is_act:
+                # `dummy_input = torch.zeros(shape)`: a shape probe or a placeholder, by its name
+                value = replace(value, factories=frozenset(), int_factories=frozenset())
             if is_integer_name(target.id) and value_node is not None:  # a copy kept as indices
                 root = expression_root_name(value_node)  # `E_idx = seqpos.repeat()`, not `torch.`
                 copied = root is not None and root not in self.module.aliases

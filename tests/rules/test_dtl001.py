@@ -1796,3 +1796,26 @@ def test_an_int_factory_copied_into_indices_gets_no_float_dtype() -> None:
     assert findings(code) == [("DTL001", 5, 14)]
     assert fix_titles(code) == [None]
     assert messages(code)[0].endswith("; cast it to D.dtype where it meets it (it is an index too)")
+
+
+def test_a_dummy_tensor_is_a_probe_or_a_placeholder() -> None:
+    """speechbrain (review round 23): `dummy_input = torch.zeros(shape)` run through a block to
+    infer its output shape while building, and `dummy_att_weights` returned for API
+    compatibility: by their authors' word no data. The same factory named otherwise is reported."""
+    code = """
+    import torch
+    from torch import nn
+
+    class Mixer(nn.Module):
+        def __init__(self, d: int = 4):
+            super().__init__()
+            self.proj = nn.Linear(d, d)
+
+        def forward(self, x: torch.Tensor):
+            out = self.proj(x)
+            dummy_att_weights = torch.zeros(x.shape[0], x.shape[1], x.shape[1], device=x.device)
+            return out, dummy_att_weights
+    """
+    assert findings(code) == []
+    named = code.replace("dummy_att_weights", "att_weights")
+    assert findings(named) == [("DTL001", 11, 23)]

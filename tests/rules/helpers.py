@@ -36,3 +36,10 @@ def fix_titles(code: str, select: str | None = None) -> list[str | None]:
 def fixed(code: str, unsafe: bool = False, select: str | None = None) -> str:
     config = Config(select=(select,)) if select else None
     return dtypelint.fix_source(dedent(code), "model.py", config, unsafe=unsafe).source
+
+
+def executed(code: str, filename: str = "model.py") -> dict[str, object]:
+    """The names `code` defines, run as a module (fixed code is run, not only compared)."""
+    namespace: dict[str, object] = {}
+    exec(compile(dedent(code), filename, "exec"), namespace)
+    return namespace

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.helpers import dedent, findings, fix_titles, fixed, messages
+from tests.rules.helpers import dedent, executed, findings, fix_titles, fixed, messages
 
 # -- true positives ------------------------------------------------------------------------------
 
@@ -1648,10 +1648,9 @@ def test_complex_values_and_their_magnitudes_are_no_activations() -> None:
     """
     assert findings(code) == []
     torch = pytest.importorskip("torch")
-    namespace: dict[str, object] = {}
-    exec(compile(dedent(code), "psf.py", "exec"), namespace)
+    recenter = executed(code, "psf.py")["recenter"]
     phase, basis = torch.rand(4, 4), torch.rand(4, 4, 2)
-    assert namespace["recenter"](phase, basis).dtype == torch.complex64  # type: ignore[operator]
+    assert recenter(phase, basis).dtype == torch.complex64  # type: ignore[operator]
 
 
 def test_a_name_read_for_its_shape_is_no_dtype_source() -> None:
@@ -1742,14 +1741,12 @@ def test_an_additive_mask_in_a_dict_of_layer_options_meets_the_scores() -> None:
     after = fixed(code)
     assert "attn_mask = self.calculate_mask(x.shape[1]).to(x.dtype).to(x.device)\n" in after
     torch = pytest.importorskip("torch")
-    namespace: dict[str, object] = {}
-    exec(compile(dedent(code), "before.py", "exec"), namespace)
-    net = namespace["Net"]().to(torch.bfloat16)  # type: ignore[operator]
+    net = executed(code, "before.py")["Net"]().to(torch.bfloat16)  # type: ignore[operator]
     with pytest.raises(RuntimeError):
         net(torch.randn(2, 4, 8, dtype=torch.bfloat16))
-    exec(compile(dedent(after), "after.py", "exec"), namespace)
+    fixed_net = executed(after, "after.py")["Net"]
     for dtype in (torch.float32, torch.bfloat16):
-        net = namespace["Net"]().to(dtype)  # type: ignore[operator]
+        net = fixed_net().to(dtype)  # type: ignore[operator]
         assert net(torch.randn(2, 4, 8, dtype=dtype)).dtype == dtype
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.helpers import dedent, findings, fixed, messages
+from tests.rules.helpers import dedent, executed, findings, fixed, messages
 
 SEED_ATTENTION = """
 import math
@@ -530,10 +530,9 @@ def test_a_parenthesised_receiver_keeps_its_parenthesis() -> None:
     after = fixed(code)
     assert "distance = (bi - fi).to(self.to_cond[2].weight.dtype)\n" in after
     torch = pytest.importorskip("torch")
-    namespace: dict[str, object] = {}
-    exec(compile(dedent(after), "model.py", "exec"), namespace)
+    distance = executed(after)["Distance"]
     for dtype in (torch.float32, torch.bfloat16):
-        module = namespace["Distance"]().to(dtype)  # type: ignore[operator]
+        module = distance().to(dtype)  # type: ignore[operator]
         bi, fi = torch.arange(6), torch.zeros(6, dtype=torch.long)
         assert module(torch.randn(6, 4, dtype=dtype), bi, fi).dtype == dtype
 
@@ -558,8 +557,6 @@ def test_an_upcast_given_to_the_layer_a_class_extends() -> None:
     assert findings(code) == [("DTL003", 6, 32)]
     assert fixed(code) == dedent(code)
     torch = pytest.importorskip("torch")
-    namespace: dict[str, object] = {}
-    exec(compile(dedent(code), "norm.py", "exec"), namespace)
-    norm = namespace["GroupNorm32"](2, 4).to(torch.bfloat16)  # type: ignore[operator]
+    norm = executed(code, "norm.py")["GroupNorm32"](2, 4).to(torch.bfloat16)  # type: ignore[operator]
     with pytest.raises(RuntimeError):
         norm(torch.randn(2, 4, 3, dtype=torch.bfloat16))

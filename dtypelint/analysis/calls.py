@@ -431,8 +431,8 @@ class CallEvaluation:
                 return Value(CAMERA, cameras=other.cameras)
             return Value(FIXED, fixed=other.fixed) if other.flags & FIXED else EMPTY
         if name in DTYPE_REDUCTIONS and "dtype" in kwargs:
-            # `mask.cumsum(1, dtype=x.dtype)`: the result has the dtype given, whatever made mask
-            return self.dtype_value(*kwargs["dtype"])
+            cast = node if name in ("softmax", "log_softmax") and receiver.is_act else None
+            return self.dtype_value(*kwargs["dtype"], cast_node=cast, receiver_node=cast)
         if name.startswith("new_") or name == "new":
             # `x.new_zeros(...)` has x's dtype unless told otherwise.
             dtype = kwargs.get("dtype")

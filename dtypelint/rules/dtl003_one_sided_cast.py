@@ -134,7 +134,11 @@ def _cast_start(module: ModuleAnalysis, cast: FixedCast) -> int:
 
 def _cast_text(module: ModuleAnalysis, cast: FixedCast) -> str:
     source = module.source
-    return source.text[_cast_start(module, cast) : source.offset(source.end(cast.node))]
+    text = source.text[_cast_start(module, cast) : source.offset(source.end(cast.node))]
+    given = [k for k in getattr(cast.node, "keywords", ()) if k.arg == "dtype"]
+    if not text and given:  # `F.softmax(scores, dim=-1, dtype=torch.float32)`: the cast is there
+        return f"dtype={module.text(given[0].value)}"
+    return text
 
 
 def _replace_cast(module: ModuleAnalysis, cast: FixedCast, other: str) -> Edit:

@@ -560,3 +560,42 @@ def test_an_upcast_given_to_the_layer_a_class_extends() -> None:
     norm = executed(code, "norm.py")["GroupNorm32"](2, 4).to(torch.bfloat16)  # type: ignore[operator]
     with pytest.raises(RuntimeError):
         norm(torch.randn(2, 4, 3, dtype=torch.bfloat16))
+
+
+def test_a_softmax_given_a_float32_dtype_is_a_cast() -> None:
+    """speechbrain's RelPosMHAXL (review round 23's missed-real) and imagen-video's attention:
+    `F.softmax(scores, dim=-1, dtype=torch.float32)` upcasts the weights as `.float()` would, and
+    the product with bf16 values raises. The fix casts the weights back after the softmax; cast
+    back already (`.to(v.dtype)`, `.type_as(v)`) it is no finding."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+        class Attention(nn.Module):
+            def __init__(self, d: int = 8) -> None:
+                super().__init__()
+                self.qkv = nn.Linear(d, 3 * d)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                q, k, v = self.qkv(x).chunk(3, dim=-1)
+                scores = F.softmax(torch.matmul(q, k.transpose(-1, -2)), dim=-1, dtype=torch.float32)
+                attn = (q @ k.transpose(-1, -2)).softmax(dim=-1, dtype=torch.float32)
+                return torch.matmul(scores, v) + attn @ v
+    """
+    assert findings(code) == [("DTL003", 14, 29), ("DTL003", 14, 42)]
+    assert messages(code)[0] == (
+        "'scores' is cast to float32 (dtype=torch.float32) but meets activation 'v' in"
+        " `torch.matmul`, which has the run's dtype; cast to v.dtype instead"
+    )
+    after = fixed(code)
+    assert "dim=-1, dtype=torch.float32).to(v.dtype)\n" in after
+    assert ".softmax(dim=-1, dtype=torch.float32).to(v.dtype)\n" in after
+    assert findings(after) == []
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError):
+        executed(code)["Attention"]().to(torch.bfloat16)(torch.randn(2, 3, 8, dtype=torch.bfloat16))  # type: ignore[operator]
+    attention = executed(after)["Attention"]
+    for dtype in (torch.float32, torch.bfloat16):
+        module = attention().to(dtype)  # type: ignore[operator]
+        assert module(torch.randn(2, 3, 8, dtype=dtype)).dtype == dtype

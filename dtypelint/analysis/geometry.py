@@ -33,7 +33,8 @@ def weak_camera_name(name: str) -> bool:
 
 def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
     """Names a function uses as geometry (see `FunctionScan.geometry`), from its `nodes`."""
-    direct: set[str] = set()
+    multiplied: set[str] = set()  # a product's operands (or inverted)
+    placed: set[str] = set()  # sliced out of a pose, or added to a product
     products: set[str] = set()  # locals assigned a matmul result
     built_from: dict[str, set[str]] = {}
     added: list[tuple[ast.AST, ast.AST]] = []  # (side, other) of `a + b` / `a - b`
@@ -49,17 +50,17 @@ def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
                 if is_product(node.value, module):
                     products.add(target.id)
         elif isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
-            direct.update(_roots(node.value))  # `T[..., :3, :3]`, `T[..., :3, 3:4]`
+            placed.update(_roots(node.value))  # `T[..., :3, :3]`, `T[..., :3, 3:4]`
         elif isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.MatMult):
-                direct.update(_roots(node.left, node.right))
+                multiplied.update(_roots(node.left, node.right))
             elif isinstance(node.op, (ast.Add, ast.Sub)):
                 added += [(node.left, node.right), (node.right, node.left)]
         elif isinstance(node, ast.Call):
             qualname = module.qualify(node.func) or ""
             method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
             if qualname.endswith("einsum"):
-                direct.update(_roots(*einsum_matrix_operands(node)))
+                multiplied.update(_roots(*einsum_matrix_operands(node)))
             elif (
                 qualname in MATMUL_FUNCS
                 or qualname.startswith("torch.linalg.")
@@ -69,36 +70,26 @@ def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
                     "torch.pinverse",
                 )
             ):
-                direct.update(_roots(*node.args))
+                multiplied.update(_roots(*node.args))
             elif not qualname and method in MATMUL_METHODS | {"inverse", "pinverse"}:
-                direct.update(_roots(node.func.value, *node.args))  # type: ignore[attr-defined]
+                multiplied.update(_roots(node.func.value, *node.args))  # type: ignore[attr-defined]
+    added_to_names: set[str] = set()
     for side, other in added:  # `points @ R.mT + t`, `out = x @ R; out + t`
         if is_product(other, module) or (isinstance(other, ast.Name) and other.id in products):
-            direct.update(_roots(side))
+            placed.update(_roots(side))
+        elif isinstance(other, ast.Name):
+            added_to_names.update(_roots(side))
+    direct = multiplied | placed
     geometry = set(direct)
     for name in direct:  # one step back: `Rt = torch.cat([R, t])` then `K @ Rt`
         geometry |= built_from.get(name, set())
     # A translation is added to points, not multiplied with them: a `t` that is a product's
-    # operand itself is some other axis (speechbrain's Gabor filters: `tensordot(center, t)`)
-    multiplied_only = direct - _added_or_sliced(nodes, added, module)
-    return geometry - {name for name in multiplied_only if name in _TRANSLATION_NAMES}
+    # operand only is some other axis (speechbrain's Gabor filters: `tensordot(center, t)`)
+    multiplied_only = multiplied - placed - added_to_names
+    return geometry - (multiplied_only & _TRANSLATION_NAMES)
 
 
 _TRANSLATION_NAMES = frozenset({"t", "trans", "translation", "translations"})
-
-
-def _added_or_sliced(
-    nodes: list[ast.AST], added: list[tuple[ast.AST, ast.AST]], module: ModuleAnalysis
-) -> set[str]:
-    """The names used as geometry other than as a product's operand."""
-    names: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Subscript) and _slices_a_3x3(node.slice):
-            names.update(_roots(node.value))
-    for side, other in added:
-        if is_product(other, module) or isinstance(other, ast.Name):
-            names.update(_roots(side))
-    return names
 
 
 #: Reshaping a product keeps it the product: `(K @ p[..., None]).squeeze(-1) + t`.

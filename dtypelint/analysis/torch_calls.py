@@ -113,9 +113,9 @@ class TorchCallEvaluation:
         args = [(arg, self.eval(arg)) for arg in node.args]
         kwargs = [(kw.arg, kw.value, self.eval(kw.value)) for kw in node.keywords]
         softmax = short in ("softmax", "log_softmax") and args and args[0][1].is_act
-        dtype = next((v for k, v, _ in kwargs if k == "dtype"), None) if softmax else None
+        dtype = next(((v, val) for k, v, val in kwargs if k == "dtype"), None) if softmax else None
         if dtype is not None:  # `F.softmax(scores, dim=-1, dtype=torch.float32)`: a cast
-            return self.dtype_value(dtype, self.eval(dtype), cast_node=node, receiver_node=node)
+            return self.dtype_value(*dtype, cast_node=node, receiver_node=node)
         if qualname in INT_TORCH_FUNCS:
             return Value(INT)
         if qualname in FLOAT32_ONLY_FUNCS and any(

@@ -6,7 +6,8 @@ import ast
 from collections.abc import Iterator
 
 from dtypelint.analysis import FactoryCall, ModuleAnalysis
-from dtypelint.analysis.syntax import is_empty_tensor_call
+from dtypelint.analysis.syntax import is_empty_tensor_call, is_self_attribute, walk
+from dtypelint.analysis.values import ClassInfo
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
 from dtypelint.rules.dtl001_factory_without_dtype import reportable_meets
@@ -36,19 +37,17 @@ class UnregisteredTensorAttribute(Rule):
     )
 
     def check(self, module: ModuleAnalysis) -> Iterator[Diagnostic]:
-        for (class_name, attr), record in module.attribute_records.items():
+        for (class_name, _), record in module.attribute_records.items():
             # A comparison's bool result keeps nothing of the attribute's dtype: what
             # `module.to(torch.bfloat16)` skipping it changes is arithmetic and matmuls.
             meets = [meet for meet in reportable_meets(record) if meet.kind != "compare"]
             if record.integer and not record.became_float:
                 continue  # an index table: `.to(torch.bfloat16)` converts no integer tensor
             if meets and not empty_placeholder(record.node):
-                yield self.report(
-                    module, module.classes[class_name].init_assignments.get(attr, 0), record, meets
-                )
+                yield self.report(module, module.classes[class_name], record, meets)
 
     def report(
-        self, module: ModuleAnalysis, assignments: int, record: FactoryCall, meets: list
+        self, module: ModuleAnalysis, owner: ClassInfo, record: FactoryCall, meets: list
     ) -> Diagnostic:
         attr = record.attribute
         first = meets[0]
@@ -59,7 +58,8 @@ class UnregisteredTensorAttribute(Rule):
         )
         stmt = record.node
         fix = None
-        if _stays_with_others(module, record):
+        assignments = owner.init_assignments.get(attr, 0)  # type: ignore[arg-type]
+        if _stays_with_others(owner, attr):  # type: ignore[arg-type]
             message += " (with the plain tensors it is used with, which a fix cannot register)"
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and assignments == 1:
             value = module.text(stmt.value)
@@ -73,30 +73,22 @@ class UnregisteredTensorAttribute(Rule):
         return self.diagnostic(module, stmt, message, fix)
 
 
-def _stays_with_others(module: ModuleAnalysis, record: FactoryCall) -> bool:
+def _stays_with_others(owner: ClassInfo, attribute: str) -> bool:
     """The class's methods read another plain tensor of it that no fix registers (made twice in
     `__init__`, or an `nn.Parameter` on another path: speechbrain's `Filterbank` keeps
     `f_central` a plain tensor when frozen). Registering this one alone would split the module
     across devices on `.cuda()`, where the plain tensors now stay together."""
-    owner = next(
-        (info for info in module.classes.values() if record.attribute in info.tensor_attrs), None
-    )
-    if owner is None:
-        return False
     others = {
         attr
         for attr in owner.tensor_attrs
-        if attr != record.attribute
+        if attr != attribute
         and (owner.init_assignments.get(attr, 0) != 1 or attr in owner.parameters)
     }
-    methods = [node for name, node in owner.method_nodes.items() if name != "__init__"]
-    return any(
-        isinstance(node, ast.Attribute)
-        and node.attr in others
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-        for method in methods
-        for node in ast.walk(method)
+    return bool(others) and any(
+        isinstance(node, ast.Attribute) and node.attr in others and is_self_attribute(node)
+        for name, method in owner.method_nodes.items()
+        if name != "__init__"
+        for node in walk(method)
     )
 
 

@@ -36,8 +36,8 @@ from dtypelint.analysis.values import (
     SEQUENCE,
     TENSOR_DICT,
     TENSORISH,
+    ZERO_DIM,
     FactoryCall,
-    FixedCast,
     Summary,
     Value,
     options_value,
@@ -50,6 +50,7 @@ from dtypelint.analysis.vocabulary import (
     DTYPE_REDUCTIONS,
     FIXED_CAST_METHODS,
     FLOAT32_ONLY_METHODS,
+    FULL_REDUCTIONS,
     INT_METHODS,
     MATMUL_METHODS,
     MEETING_METHODS,
@@ -77,6 +78,8 @@ class CallEvaluation:
                 return self.project_call(node, qualname)
             if qualname.rsplit(".", 1)[-1] == "point_sample" and len(node.args) >= 2:
                 return self.point_sample(node)
+            if qualname == "einops.einsum":  # `einsum(a, b, "i j, j k -> i k")`: pattern last
+                return self.matmul(node, "einops.einsum", self.einops_operands(node))
             if qualname.startswith("numpy."):
                 self.eval_args(node)
                 return Value(NUMPY | (FIXED if explicit_numpy_dtype(node, self.module) else 0))
@@ -403,7 +406,9 @@ class CallEvaluation:
         if receiver.flags & ONE_DIM and name not in ("to", "cuda", "cpu", "clone", "detach"):
             receiver = replace(receiver, flags=receiver.flags & ~ONE_DIM)  # may reshape it
         if name in FIXED_CAST_METHODS:
-            return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[name])
+            return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[name], receiver)
+        if name in FULL_REDUCTIONS and not args and not kwargs and receiver.flags & FIXED:
+            return replace(receiver, flags=receiver.flags | ZERO_DIM)  # `m.float().sum()`: 0-dim
         if (
             name in ("masked_fill", "masked_fill_")
             and len(node.args) > 1
@@ -563,7 +568,7 @@ class CallEvaluation:
             return Value(CAMERA, cameras=value.cameras)
         if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
             return Value(FIXED, fixed=value.fixed)
-        return self.dtype_value(arg, value, cast_node=node, receiver_node=receiver_node)
+        return self.dtype_value(arg, value, node, receiver_node, receiver)
 
     def helper_factory(
         self,
@@ -593,8 +598,3 @@ class CallEvaluation:
         if id(node) not in self.seen_calls:
             self.seen_calls.add(id(node))
             events.append(event)
-
-    def fixed_cast(self, node: ast.AST, receiver_node: ast.expr, dtype: str) -> Value:
-        cast = FixedCast(node, dtype, receiver_node, self.bound_act_names())
-        self.record_once(node, self.module.fixed_casts, cast)
-        return Value(FIXED, fixed=frozenset({cast}))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from dtypelint.analysis.syntax import (
     is_self_attribute,
@@ -36,15 +35,14 @@ from dtypelint.analysis.values import (
     join,
 )
 from dtypelint.analysis.vocabulary import (
+    ELEMENTWISE_FUNCS,
     LAYERS_WITH_WEIGHT,
     MATMUL_METHODS,
+    OPERATOR_SYMBOLS,
     ROUNDING_METHODS,
     WEIGHTED_LAYERS,
     WEIGHTLESS_MODULES,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 class MeetingRecorder:
@@ -111,6 +109,12 @@ class MeetingRecorder:
         """Record tracked values meeting activations, and return the combined value."""
         if not (keep_left or kind == "index"):  # written into the left one: it keeps its dtype
             self._note_parameter_meetings(operands)
+        elementwise = (
+            isinstance(node, ast.BinOp)
+            or last_name(getattr(node, "func", node)) in ELEMENTWISE_FUNCS
+        )
+        if kind in ("arith", "cat") and elementwise and self.info.is_tensor_taking:
+            self._cast_meetings(operands, node)
         # A factory already mixed with an explicitly cast value (`cat([eye, rot.float()])`)
         # has the cast's dtype whatever its own: the cast, not the factory, decides.
         tracked = [
@@ -180,6 +184,31 @@ class MeetingRecorder:
         if keep_left and operands:
             return operands[0][1]
         return join(v for _, v in operands)
+
+    def _cast_meetings(self, operands: list[tuple[ast.AST | None, Value]], node: ast.AST) -> None:
+        """`out * mask.float()`, `cat([x, grid.float()])`: a mask or a count cast to a fixed dtype
+        promotes the activation it meets (bf16 to float32), and the next bf16 layer raises
+        (DTL003 reads these with the matmul operands). A cast activation (`x.float() * r`) is
+        left alone: an upcast region such as an RMS norm's, cast back where it ends."""
+        for index, (operand, value) in enumerate(operands):
+            casts = value.fixed
+            if operand is None or value.flags & (ACT | ZERO_DIM) or not value.flags & FIXED:
+                continue
+            if not casts or not all(cast.receiver_kind for cast in casts):
+                continue
+            others = [
+                (n, v)
+                for i, (n, v) in enumerate(operands)
+                if i != index
+                and n is not None
+                and v.is_act
+                and not v.flags & (FIXED | ZERO_DIM | INT | BOOL | MODULE | COMPLEX)
+            ]
+            if others:
+                op_name = OPERATOR_SYMBOLS.get(type(getattr(node, "op", None)), "")
+                op_name = op_name or last_name(getattr(node, "func", node)) or "op"
+                names = self.act_names(others)
+                self._record_operand(operand, value, node, op_name, others[0][0], names, True)
 
     @staticmethod
     def _note_companions(
@@ -322,6 +351,7 @@ class MeetingRecorder:
         op_name: str,
         other_operand: ast.AST | None,
         other_names: tuple[str, ...],
+        elementwise: bool = False,
     ) -> None:
         """A matmul operand facing an activation, where it is (autocast, fixed precision)."""
         self.module.matmul_operands.append(
@@ -335,6 +365,7 @@ class MeetingRecorder:
                 function=self.info,
                 autocast=self.autocast_depth > 0 or self.info.autocast,
                 fixed_precision=self.in_fixed_precision,
+                elementwise=elementwise,
             )
         )
 

@@ -21,8 +21,9 @@ from dtypelint.analysis.syntax import (
     last_name,
     walk,
 )
-from dtypelint.analysis.values import EMPTY, Value
+from dtypelint.analysis.values import BOOL, EMPTY, INT, Value
 from dtypelint.analysis.vocabulary import (
+    BOOL_METHODS,
     FACTORIES,
     NUMPY_ONLY_METHODS,
     REGISTRARS,
@@ -36,6 +37,23 @@ from dtypelint.analysis.vocabulary import (
 if TYPE_CHECKING:
     from dtypelint.analysis.module import ModuleAnalysis
     from dtypelint.analysis.values import ClassInfo
+
+
+#: Reductions that count a mask's or an index's elements (`mask.sum(-1)`: int64).
+_COUNTING = frozenset({"sum", "cumsum", "count_nonzero", "nansum"})
+
+
+def cast_receiver_kind(node: ast.expr, value: Value) -> str:
+    """What a value cast to a fixed float dtype was: "mask" (bool: a comparison, `logical_not`,
+    `~mask`), "count" (integer: indices, `mask.sum(-1)`), or "" (float or unknown)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in _COUNTING:
+            return "count" if value.flags & (BOOL | INT) else ""
+        if node.func.attr in BOOL_METHODS:
+            return "mask"
+    if isinstance(node, ast.Compare) or value.flags & BOOL:
+        return "mask"
+    return "count" if value.flags & INT else ""
 
 
 _SEQUENCE_TYPES = frozenset(

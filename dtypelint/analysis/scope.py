@@ -60,6 +60,8 @@ _NEVER_LOW_FOLDERS = frozenset(
         # explainability: perturbing inputs and fitting surrogates around a trained model
         "explain",
         "explainers",
+        "captum",
+        "interpretability",
     }
 )
 #: Words in a file name of plotting, logging or data-loading code.
@@ -74,7 +76,7 @@ _NEVER_LOW_CLASS_WORDS = (
     "Augment", "FeatureExtractor", "Processor", "ImageProcessing", "Tokenizer", "Pipeline",
     "Predictor", "Validator", "Trainer", "Exporter", "Backend", "Callback", "Logger", "Loss",
     "Metric", "Evaluator", "Visualizer", "Plotter", "Writer", "Loader", "Optimizer", "Strategy",
-    "Scheduler", "Tester", "Tracker",
+    "Scheduler", "Tester", "Tracker", "Task",
 )  # fmt: skip
 #: Function names (prefixes) of code that never computes with activations.
 _NEVER_LOW_FUNCTION_PREFIXES = (
@@ -116,7 +118,8 @@ def file_in_scope(filename: str) -> bool:
         return False
     if any(part in _NEVER_LOW_FOLDERS or _metrics_library(part) for part in path.parts[:-1]):
         return False
-    if path.stem.lower() in ("vis", "viz", "vis_utils", "viz_utils"):  # romav2's `vis.py`
+    # romav2's `vis.py`; escnn's `nn/init.py` (weight initialisation, written into parameters)
+    if path.stem.lower() in ("vis", "viz", "vis_utils", "viz_utils", "init", "initialization"):
         return False
     return not any(word in name.lower() for word in _NEVER_LOW_FILE_WORDS)
 
@@ -151,6 +154,8 @@ def never_low_function(name: str) -> bool:
     """Plotting, loading, initialising, exporting, fusing layers for deployment, evaluation
     metrics (`compute_detection_metrics`: accumulated in float32 after the model ran)."""
     if {"metric", "metrics"} & set(name.lower().split("_")):  # not `geometric_transform`
+        return True
+    if name.endswith("_init") and name != "_init":  # `generalized_he_init(weight, ...)`
         return True
     return name.startswith(_NEVER_LOW_FUNCTION_PREFIXES) or name in _DEPLOY_FUNCTIONS
 

@@ -6,7 +6,9 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from dtypelint.analysis.roles import cast_receiver_kind
 from dtypelint.analysis.syntax import (
+    constant_string,
     expression_root_name,
     has_star_kwargs,
     is_empty_shape,
@@ -36,6 +38,7 @@ from dtypelint.analysis.values import (
     TENSORISH,
     ZERO_DIM,
     FactoryCall,
+    FixedCast,
     Value,
     join,
 )
@@ -116,6 +119,11 @@ class TorchCallEvaluation:
         dtype = next(((v, val) for k, v, val in kwargs if k == "dtype"), None) if softmax else None
         if dtype is not None:  # `F.softmax(scores, dim=-1, dtype=torch.float32)`: a cast
             return self.dtype_value(*dtype, cast_node=node, receiver_node=node)
+        if qualname == "torch.nn.functional.binary_cross_entropy":
+            # the one loss that raises on mixed dtypes (`Found dtype Float but expected
+            # BFloat16`): `F.binary_cross_entropy(pred, target.float())` is DTL003's
+            given = args + [(v, val) for k, v, val in kwargs if k in ("input", "target")]
+            self.matmul_operands_check(node, "F.binary_cross_entropy", given[:2])
         if qualname in INT_TORCH_FUNCS:
             return Value(INT)
         if qualname in FLOAT32_ONLY_FUNCS and any(
@@ -209,6 +217,9 @@ class TorchCallEvaluation:
     def sampled(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
         self.meet(args[:2], node, "strict")  # type: ignore[arg-type]
         return Value(ACT) if args[0][1].is_act else self.unknown_call(args, node)
+
+    def einops_operands(self, node: ast.Call) -> list[tuple[ast.AST | None, Value]]:
+        return [(a, v) for a, v in self.eval_args(node) if constant_string(a) is None]
 
     @staticmethod
     def matmul_operand_list(
@@ -435,12 +446,21 @@ class TorchCallEvaluation:
             return Value(FIXED)
         return made
 
+    def fixed_cast(
+        self, node: ast.AST, receiver_node: ast.expr, dtype: str, receiver: Value = EMPTY
+    ) -> Value:
+        kind = "" if receiver.flags & (ACT | FIXED) else cast_receiver_kind(receiver_node, receiver)
+        cast = FixedCast(node, dtype, receiver_node, self.bound_act_names(), kind)
+        self.record_once(node, self.module.fixed_casts, cast)
+        return Value(FIXED, fixed=frozenset({cast}))
+
     def dtype_value(
         self,
         arg: ast.expr,
         value: Value,
         cast_node: ast.AST | None = None,
         receiver_node: ast.expr | None = None,
+        receiver: Value = EMPTY,
     ) -> Value:
         """The tensor value produced by a dtype argument (`dtype=x.dtype`, `torch.float16`)."""
         if value.flags & DTYPE_OF_ACT:  # from src's parameters, as src, upcast where it is
@@ -455,7 +475,7 @@ class TorchCallEvaluation:
             return Value(COMPLEX)
         if qualname in FLOAT_DTYPES:
             if cast_node is not None and receiver_node is not None:
-                return self.fixed_cast(cast_node, receiver_node, FLOAT_DTYPES[qualname])
+                return self.fixed_cast(cast_node, receiver_node, FLOAT_DTYPES[qualname], receiver)
             return EMPTY
         if qualname in INT_DTYPES:
             return Value(BOOL) if qualname == "torch.bool" else Value(INT)

@@ -10,36 +10,25 @@ from dtypelint.analysis.syntax import raises_not_implemented
 
 ACT = 1  # an activation: the run's dtype (bf16 in a bf16 run)
 
-
 CAMERA = 2  # a camera parameter, uncast: the dataset's dtype
-
 
 INT = 4  # an integer tensor (indices, counts)
 
-
 BOOL = 8  # a bool tensor (mask)
-
 
 FIXED = 16  # cast explicitly to a fixed floating dtype (.float(), .half(), .to(torch.float32))
 
-
 ZERO_DIM = 32  # a 0-dim tensor: type promotion treats it like a Python scalar
-
 
 PY_NUMBER = 64  # a Python int or float
 
-
 PY_FLOAT = 128  # a Python float (turns int tensors into float32 ones)
-
 
 MODULE = 256  # an nn.Module (calling it produces activations)
 
-
 TENSOR_DICT = 512  # a dict/namespace of activation tensors (`batch`)
 
-
 DEVICE = 1024  # a torch.device
-
 
 DTYPE_OF_ACT = 2048  # a dtype equal to the activations' (`x.dtype`, `self.dtype`)
 
@@ -220,6 +209,9 @@ class FixedCast:
     dtype: str
     source_node: ast.AST  # the receiver that was cast
     bound_act_names: frozenset[str] = frozenset()  # activation names bound where the cast runs
+    #: "mask" (a bool tensor: 0 and 1 are exact in every float dtype), "count" (an integer
+    #: tensor), or "" (a float or unknown one, the activations themselves included)
+    receiver_kind: str = ""
 
 
 @dataclass(eq=False)
@@ -235,6 +227,7 @@ class MatmulOperand:
     function: FunctionInfo
     autocast: bool
     fixed_precision: bool
+    elementwise: bool = False  # a mask or count cast meeting it in `*`, `cat` (promotes)
 
 
 #: Immutable by convention, not `frozen=True` (a frozen __init__ costs 7 times as much, and a

@@ -533,3 +533,24 @@ TENSOR_ANNOTATIONS = frozenset({"Tensor", "FloatTensor", "LongTensor"})
 SCALAR_ANNOTATIONS = frozenset(
     {"int", "float", "bool", "str", "bytes", "complex", "Size", "dtype", "device"}
 )
+
+
+#: How an arithmetic operator is written, for messages.
+OPERATOR_SYMBOLS: dict[type, str] = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.Pow: "**", ast.MatMult: "@",
+}  # fmt: skip
+
+
+#: Torch functions that combine their tensors elementwise or join them, promoting to the widest
+#: dtype (`torch.cat([x, grid.float()])`): a mask or count cast to float32 promotes bf16 there.
+ELEMENTWISE_FUNCS = frozenset(
+    {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "add", "sub", "mul",
+     "div", "multiply", "subtract", "divide", "true_divide", "lerp", "addcmul", "addcdiv"}
+)  # fmt: skip
+
+#: Reductions that, given no dimension, reduce to a 0-dim tensor (a number to type promotion).
+FULL_REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "amax", "amin", "prod", "norm", "std", "var", "nansum",
+     "nanmean", "median", "logsumexp"}
+)  # fmt: skip

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypelint.analysis import MatmulOperand, ModuleAnalysis
+from dtypelint.analysis.geometry import weak_camera_name
 from dtypelint.codemod import append_to
 from dtypelint.diagnostics import Diagnostic
 from dtypelint.rules.base import Invalid, Rule, make_fix
@@ -51,10 +52,16 @@ class CameraMatmulUncast(Rule):
         for operand in module.matmul_operands:
             if not operand.value.is_camera or operand.autocast or operand.fixed_precision:
                 continue
+            if operand.op_name == "einops.einsum":
+                # its axes are words (`"... i j, j -> ... i"`): which operand is a matrix and
+                # which a vector of sizes is not known, so a camera there is no clear finding
+                continue
             if not operand.function.low_precision:
                 continue
             if id(operand.operand) in seen:
                 continue
+            if operand.other_names and all(map(weak_camera_name, operand.other_names)):
+                continue  # `einsum("bij,pjk->bpik", T_est_inv, T_p)`: a pose times a pose
             seen.add(id(operand.operand))
             yield self.report(module, operand)
 

@@ -40,13 +40,30 @@ class OneSidedCast(Rule):
                 continue
             if operand.autocast or operand.fixed_precision or id(operand.operand) in seen:
                 continue
+            casts = {id(cast.node) for cast in value.fixed}
+            if operand.elementwise:
+                # A promotion raises nowhere here: losses keep their float32 math, and a cast
+                # is one hazard wherever its value goes on to meet activations.
+                # Only where the module's own activations run (a library function's tensors are
+                # assumed low precision, too weak a ground for a promotion), and not inside a
+                # comparison (`(x - 4 * self.sigma) < grid` is a bool whatever it promoted).
+                if operand.function.scope_reason not in ("module", "helper", "all"):
+                    continue
+                if casts <= reported_casts or _compared(operand):
+                    continue
+                if not _derived_from_casts(module, operand):
+                    continue  # `out * m` with `out` unknown: the cast is not all it holds
+                seen.add(id(operand.operand))
+                reported_casts |= casts
+                yield self.report_promotion(module, operand)
+                continue
             upcast = all(cast.dtype in ("float32", "float64") for cast in value.fixed)
             if (
                 upcast
                 and not _layer_call(operand)
                 and operand.other_names
                 and not _meets_a_buffer(module, operand)
-                and all(n.startswith("self.") for n in operand.other_names)
+                and all(_own_parameter(n) for n in operand.other_names)
             ):
                 # A module's parameters may be kept in float32 on purpose (`A_log`, gates) and
                 # an upcast matches them; the seed's hazard is a cast meeting input activations
@@ -56,7 +73,6 @@ class OneSidedCast(Rule):
                 # `einsum("bdl,dn->bdln", delta.float(), A)` sums over nothing: it promotes to
                 # the float32 the author asked for instead of raising (SSM scans upcast on purpose).
                 continue
-            casts = {id(cast.node) for cast in value.fixed}
             if _layer_call(operand) and casts & reported_casts:
                 continue  # a product of the reported cast, given on to a layer: one hazard
             seen.add(id(operand.operand))
@@ -94,6 +110,74 @@ class OneSidedCast(Rule):
                 f"Cast with `.to({other}.dtype)`", [_replace_cast(module, cast, other)], safe=True
             )
         return self.diagnostic(module, operand.operand, message, fix)
+
+    def report_promotion(self, module: ModuleAnalysis, operand: MatmulOperand) -> Diagnostic:
+        """`out * mask.float()`: the mask's cast promotes the activation it meets."""
+        cast = max(operand.value.fixed, key=lambda c: (c.node.lineno, c.node.col_offset))  # type: ignore[attr-defined]
+        kinds = {c.receiver_kind for c in operand.value.fixed}
+        what = "a mask" if kinds == {"mask"} else "an integer tensor"
+        other = operand.other_names[0] if operand.other_names else None
+        message = (
+            f"'{module.text(operand.operand)}' is {what} cast to {cast.dtype}"
+            f" ({_cast_text(module, cast)}) and meets "
+            + (f"activation '{other}'" if other else "an activation")
+            + f" in `{operand.op_name}`: the result is promoted to {cast.dtype}, and a layer"
+            " given it in a bf16 model raises"
+        )
+        if other is None:
+            return self.diagnostic(module, operand.operand, message)
+        message += f"; cast to {other}.dtype instead"
+        fix = None
+        own = _within(module, cast.node, operand.operand) or _assigned_to(
+            module, cast.node, expression_root_name(operand.operand)
+        )
+        if own and len(operand.value.fixed) == 1 and other in cast.bound_act_names:
+            # Safe for a mask: 0 and 1 are exact in every float dtype, and in a float32 run
+            # `.to(other.dtype)` is the same cast. A count is exact in bf16 only up to 256.
+            fix = make_fix(
+                f"Cast with `.to({other}.dtype)`",
+                [_replace_cast(module, cast, other)],
+                safe=kinds == {"mask"},
+            )
+        return self.diagnostic(module, operand.operand, message, fix)
+
+
+def _derived_from_casts(module: ModuleAnalysis, operand: MatmulOperand) -> bool:
+    """The operand holds its casts and nothing else that may be an activation: every cast is
+    written in it (`x * mask.float()`) or in the value its name was assigned
+    (`ratio = (tokens == m).sum(-1).float() / lengths; x / (1 - ratio)[:, None]`)."""
+    names = {node.id for node in ast.walk(operand.operand) if isinstance(node, ast.Name)}
+    assigned = [
+        stmt.value
+        for stmt in ast.walk(operand.function.node)
+        if isinstance(stmt, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id in names for t in stmt.targets)
+    ]
+    return all(
+        _within(module, cast.node, operand.operand)
+        or any(_within(module, cast.node, value) for value in assigned)
+        for cast in operand.value.fixed
+    )
+
+
+def _compared(operand: MatmulOperand) -> bool:
+    """The promoting operation is an operand of a comparison: its result is a bool tensor."""
+    return any(
+        isinstance(node, ast.Compare)
+        and any(
+            operand.op_node is sub
+            for side in (node.left, *node.comparators)
+            for sub in ast.walk(side)
+        )
+        for node in ast.walk(operand.function.node)
+    )
+
+
+def _own_parameter(name: str) -> bool:
+    """`self.A_log`: a parameter the module holds itself, which may be kept float32 on purpose;
+    not `self.embedding.weight`, a submodule's weight, which `module.to(torch.bfloat16)` converts
+    (CodeFormer's `min_encodings.float() @ self.embedding.weight` raises)."""
+    return name.startswith("self.") and name.count(".") == 1
 
 
 def _meets_a_buffer(module: ModuleAnalysis, operand: MatmulOperand) -> bool:

@@ -540,3 +540,21 @@ def test_a_translation_added_to_a_reshaped_product_is_cast_too() -> None:
         ("DTL002", 12, 66),
         ("DTL002", 13, 23),
     ]
+
+
+def test_a_pose_times_a_pose_and_einops_axes_are_no_finding() -> None:
+    """Review round 24: pytorch-volumetric's `einsum("bij,pjk->bpik", T_est_inv, T_p)` composes
+    two transforms (no activation); an einops pattern names its axes by words, so which operand
+    is a matrix is not known (Depth Anything 3's `einsum(K_inv, pixel_size, "... i j, j -> ... i")`)."""
+    code = """
+        import torch
+        from einops import einsum
+
+        def pairwise_error(T_est_inv: torch.Tensor, T_p: torch.Tensor) -> torch.Tensor:
+            return torch.einsum("bij,pjk->bpik", T_est_inv, T_p)
+
+        def scale(intrinsics: torch.Tensor, pixel_size: torch.Tensor) -> torch.Tensor:
+            return einsum(intrinsics[..., :2, :2], pixel_size, "... i j, j -> ... i")
+    """
+    assert findings(code, select="DTL002") == []
+    assert findings(code.replace("T_est_inv", "points"), select="DTL002") == [("DTL002", 5, 50)]

@@ -599,3 +599,203 @@ def test_a_softmax_given_a_float32_dtype_is_a_cast() -> None:
     for dtype in (torch.float32, torch.bfloat16):
         module = attention().to(dtype)  # type: ignore[operator]
         assert module(torch.randn(2, 3, 8, dtype=dtype)).dtype == dtype
+
+
+PROMOTING_MASKS = """
+import torch
+from torch import nn
+
+
+class DropPath(nn.Module):
+    def __init__(self, p: float = 0.1) -> None:
+        super().__init__()
+        self.p = p
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        keep = torch.rand(x.shape[0], 1, 1, device=x.device) >= self.p
+        x = x.div(1 - self.p) * keep.float()
+        return self.fc(x)
+
+
+class TokenDropout(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(33, 8)
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        x = self.embed(tokens)
+        lengths = (tokens != 1).sum(-1)
+        observed = (tokens == 32).sum(-1).float() / lengths
+        x = x * 0.88 / (1 - observed)[:, None, None]
+        return self.fc(x)
+
+
+class CoordConv(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(5, 4, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, _, h, w = x.shape
+        rows = torch.arange(h, device=x.device).view(1, 1, h, 1).expand(b, 1, h, w)
+        return self.conv(torch.cat([x, rows.float() / h], dim=1))
+"""
+
+
+def test_a_mask_or_count_cast_to_float32_promotes_the_activation_it_meets() -> None:
+    """Review round 23's missed-real (vit-pytorch's drop path, ESM-1b's token dropout, facexlib's
+    coordinate channels): `x * keep.float()` is float32 in a bf16 model, and the next layer
+    raises. A mask's fix is safe (0 and 1 are exact in every dtype); a count's is unsafe (bf16
+    counts exactly only to 256)."""
+    assert findings(PROMOTING_MASKS) == [("DTL003", 13, 33), ("DTL003", 27, 24), ("DTL003", 39, 40)]
+    assert messages(PROMOTING_MASKS)[0] == (
+        "'keep.float()' is a mask cast to float32 (.float()) and meets activation 'x' in `*`: the"
+        " result is promoted to float32, and a layer given it in a bf16 model raises; cast to"
+        " x.dtype instead"
+    )
+    assert messages(PROMOTING_MASKS)[2].startswith(
+        "'rows.float() / h' is an integer tensor cast to float32 (.float()) and meets activation"
+        " 'x' in `cat`"
+    )
+    safe = fixed(PROMOTING_MASKS)
+    assert "x = x.div(1 - self.p) * keep.to(x.dtype)\n" in safe
+    assert "observed = (tokens == 32).sum(-1).float() / lengths\n" in safe  # not its own cast
+    unsafe = fixed(PROMOTING_MASKS, unsafe=True)
+    assert "torch.cat([x, rows.to(x.dtype) / h], dim=1)" in unsafe
+    assert findings(unsafe) == [("DTL003", 27, 24)]
+    torch = pytest.importorskip("torch")
+    before, after = executed(PROMOTING_MASKS), executed(unsafe)
+    for name, given in (
+        ("DropPath", torch.randn(2, 3, 8)),
+        ("CoordConv", torch.randn(2, 4, 3, 3)),
+    ):
+        with pytest.raises(RuntimeError):
+            before[name]().to(torch.bfloat16)(given.bfloat16())  # type: ignore[operator]
+        torch.manual_seed(0)
+        expected = before[name]()(given)  # type: ignore[operator]
+        torch.manual_seed(0)
+        module = after[name]()  # type: ignore[operator]
+        assert torch.equal(module(given), expected)  # float32 unchanged
+        assert module.to(torch.bfloat16)(given.bfloat16()).dtype == torch.bfloat16
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # an upcast region of the activation itself, cast back where it ends (T5's norm)
+        "v = x.float().pow(2).mean(-1, keepdim=True)\n"
+        "        return self.fc((x * torch.rsqrt(v + 1e-6)).to(x.dtype))",
+        # written in place: the activation keeps its dtype
+        "x *= (x > 0).float()\n        return self.fc(x)",
+        # a comparison's result is a bool, whatever its operands promoted to
+        "m = (x > 0).float()\n        return self.fc(x * ((x - m) > 0))",
+        # cast to the activation's dtype already
+        "return self.fc(x * (x > 0).to(x.dtype))",
+        # the mask meets only a Python number
+        "return self.fc(x) * (2.0 * (x > 0).float()).sum()",
+    ],
+)
+def test_mask_casts_that_promote_nothing_are_no_finding(body: str) -> None:
+    code = f"""
+        import torch
+        from torch import nn
+
+        class Block(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                {body}
+    """
+    assert findings(code, select="DTL003") == []
+
+
+def test_a_mask_cast_in_a_loss_or_a_library_function_is_no_finding() -> None:
+    """Losses keep float32 math on purpose (only what raises counts there), and a public
+    function's tensors are only assumed low precision: too weak a ground for a promotion."""
+    code = """
+        import torch
+
+        def masked_mean(values: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+            mask = torch.arange(values.shape[1], device=values.device)[None] < lengths[:, None]
+            return (values * mask.float()).sum(1)
+
+        class MaskedLoss(torch.nn.Module):
+            def forward(self, pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+                return ((pred - target) ** 2 * (target > 0).float()).mean()
+    """
+    assert findings(code, select="DTL003") == []
+
+
+def test_an_einops_einsum_is_a_matrix_product() -> None:
+    """vector-quantize-pytorch's BinaryMapper and x-transformers' free transformer (review round
+    24's missed-real): `einops.einsum(logits, self.codes.float(), pattern)` raises in bf16."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+        from einops import einsum
+        from torch import nn
+
+        class BinaryMapper(nn.Module):
+            def __init__(self, bits: int = 3) -> None:
+                super().__init__()
+                codes = torch.arange(2**bits)[:, None] & (2 ** torch.arange(bits)) != 0
+                self.register_buffer("codes", codes, persistent=False)
+
+            def forward(self, logits: torch.Tensor) -> torch.Tensor:
+                return einsum(F.logsigmoid(logits), self.codes.float(), "... b, c b -> ... c")
+    """
+    assert findings(code) == [("DTL003", 13, 45)]
+    assert messages(code)[0].endswith(
+        "in `einops.einsum`, which has the run's dtype; cast to logits.dtype instead"
+    )
+    after = fixed(code)
+    assert 'self.codes.to(logits.dtype), "... b, c b -> ... c")' in after
+    assert findings(after) == []
+
+
+def test_binary_cross_entropy_of_a_cast_target_raises() -> None:
+    """pyannote's loss (review round 24's missed-real): `F.binary_cross_entropy` is the one loss
+    that raises on mixed dtypes (`Found dtype Float but expected BFloat16`); reported in a loss
+    file too, since it raises. The fix casts the target to the prediction's dtype."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+
+        def binary_cross_entropy(prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+            return F.binary_cross_entropy(prediction, target.float())
+    """
+    assert findings(code) == [("DTL003", 5, 47)]
+    after = fixed(code)
+    assert "F.binary_cross_entropy(prediction, target.to(prediction.dtype))" in after
+    torch = pytest.importorskip("torch")
+    before_f, after_f = executed(code, "loss.py"), executed(after, "loss.py")
+    pred, target = torch.rand(4, 3), (torch.rand(4, 3) > 0.5)
+    with pytest.raises(RuntimeError):
+        before_f["binary_cross_entropy"](pred.bfloat16(), target)  # type: ignore[operator]
+    assert torch.equal(
+        after_f["binary_cross_entropy"](pred, target),
+        before_f["binary_cross_entropy"](pred, target),
+    )  # type: ignore[operator]
+    assert after_f["binary_cross_entropy"](pred.bfloat16(), target).dtype == torch.bfloat16  # type: ignore[operator]
+
+
+def test_an_upcast_meeting_a_submodules_weight_is_reported() -> None:
+    """CodeFormer's codebook lookup (review round 24's missed-real): a submodule's weight is
+    converted by `module.to(torch.bfloat16)`, unlike a parameter the module may keep float32."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Codebook(nn.Module):
+            def __init__(self, n: int = 4, d: int = 8) -> None:
+                super().__init__()
+                self.embedding = nn.Embedding(n, d)
+
+            def forward(self, one_hot: torch.Tensor) -> torch.Tensor:
+                return torch.matmul(one_hot.float(), self.embedding.weight)
+    """
+    assert findings(code) == [("DTL003", 10, 29)]

@@ -80,7 +80,7 @@ class OneSidedCast(Rule):
             yield self.report(module, operand)
 
     def report(self, module: ModuleAnalysis, operand: MatmulOperand) -> Diagnostic:
-        cast = max(operand.value.fixed, key=lambda c: (c.node.lineno, c.node.col_offset))  # type: ignore[attr-defined]
+        cast = _latest_cast(operand)
         other = operand.other_names[0] if operand.other_names else None
         text = module.text(operand.operand)
         op_name = "`@`" if operand.op_name == "@" else f"`{operand.op_name.lstrip('.')}`"
@@ -98,12 +98,9 @@ class OneSidedCast(Rule):
             return self.diagnostic(module, operand.operand, message)
         message += f"; cast to {other}.dtype instead"
         fix = None
-        # The cast a fix replaces must be this operand's only one, written in it or on the same
-        # variable (`w = w.half(); ... w @ v`), not one of several that fed it.
-        own = _within(module, cast.node, operand.operand) or _assigned_to(
-            module, cast.node, expression_root_name(operand.operand)
-        )
-        if own and (other in cast.bound_act_names or other.startswith("self.")):
+        if _own_cast(module, cast, operand) and (
+            other in cast.bound_act_names or other.startswith("self.")
+        ):
             # Safe: the original runs only when `other` already has the cast's dtype, and then
             # `.to(other.dtype)` is the same cast.
             fix = make_fix(
@@ -113,7 +110,7 @@ class OneSidedCast(Rule):
 
     def report_promotion(self, module: ModuleAnalysis, operand: MatmulOperand) -> Diagnostic:
         """`out * mask.float()`: the mask's cast promotes the activation it meets."""
-        cast = max(operand.value.fixed, key=lambda c: (c.node.lineno, c.node.col_offset))  # type: ignore[attr-defined]
+        cast = _latest_cast(operand)
         kinds = {c.receiver_kind for c in operand.value.fixed}
         what = "a mask" if kinds == {"mask"} else "an integer tensor"
         other = operand.other_names[0] if operand.other_names else None
@@ -128,10 +125,8 @@ class OneSidedCast(Rule):
             return self.diagnostic(module, operand.operand, message)
         message += f"; cast to {other}.dtype instead"
         fix = None
-        own = _within(module, cast.node, operand.operand) or _assigned_to(
-            module, cast.node, expression_root_name(operand.operand)
-        )
-        if own and len(operand.value.fixed) == 1 and other in cast.bound_act_names:
+        own = _own_cast(module, cast, operand) and len(operand.value.fixed) == 1
+        if own and other in cast.bound_act_names:
             # Safe for a mask: 0 and 1 are exact in every float dtype, and in a float32 run
             # `.to(other.dtype)` is the same cast. A count is exact in bf16 only up to 256.
             fix = make_fix(
@@ -140,6 +135,18 @@ class OneSidedCast(Rule):
                 safe=kinds == {"mask"},
             )
         return self.diagnostic(module, operand.operand, message, fix)
+
+
+def _latest_cast(operand: MatmulOperand) -> FixedCast:
+    return max(operand.value.fixed, key=lambda c: (c.node.lineno, c.node.col_offset))  # type: ignore[attr-defined]
+
+
+def _own_cast(module: ModuleAnalysis, cast: FixedCast, operand: MatmulOperand) -> bool:
+    """The cast a fix replaces must be the operand's own, written in it or on the same variable
+    (`w = w.half(); ... w @ v`), not one of several that fed it."""
+    return _within(module, cast.node, operand.operand) or _assigned_to(
+        module, cast.node, expression_root_name(operand.operand)
+    )
 
 
 def _derived_from_casts(module: ModuleAnalysis, operand: MatmulOperand) -> bool:

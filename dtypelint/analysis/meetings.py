@@ -109,11 +109,7 @@ class MeetingRecorder:
         """Record tracked values meeting activations, and return the combined value."""
         if not (keep_left or kind == "index"):  # written into the left one: it keeps its dtype
             self._note_parameter_meetings(operands)
-        elementwise = (
-            isinstance(node, ast.BinOp)
-            or last_name(getattr(node, "func", node)) in ELEMENTWISE_FUNCS
-        )
-        if kind in ("arith", "cat") and elementwise and self.info.is_tensor_taking:
+        if kind in ("arith", "cat") and self.info.is_tensor_taking and _elementwise(node):
             self._cast_meetings(operands, node)
         # A factory already mixed with an explicitly cast value (`cat([eye, rot.float()])`)
         # has the cast's dtype whatever its own: the cast, not the factory, decides.
@@ -482,3 +478,10 @@ def in_place_kind(stmt: ast.AugAssign, target: Value) -> str:
     """`preds[..., y:y2] += logits` into a buffer of ours: a float32 sum on purpose."""
     summing = isinstance(stmt.op, (ast.Add, ast.Sub)) and bool(target.factories)
     return "accumulate" if summing else "arith"
+
+
+def _elementwise(node: ast.AST) -> bool:
+    """`a * b`, `torch.cat([...])`, `torch.mul(a, b)`: promotes to the widest operand dtype."""
+    return (
+        isinstance(node, ast.BinOp) or last_name(getattr(node, "func", node)) in ELEMENTWISE_FUNCS
+    )

@@ -21,9 +21,10 @@ from dtypelint.analysis.syntax import (
     last_name,
     walk,
 )
-from dtypelint.analysis.values import BOOL, EMPTY, INT, Value
+from dtypelint.analysis.values import ACT, BOOL, EMPTY, FIXED, INT, Value
 from dtypelint.analysis.vocabulary import (
     BOOL_METHODS,
+    COUNTING_REDUCTIONS,
     FACTORIES,
     NUMPY_ONLY_METHODS,
     REGISTRARS,
@@ -39,15 +40,14 @@ if TYPE_CHECKING:
     from dtypelint.analysis.values import ClassInfo
 
 
-#: Reductions that count a mask's or an index's elements (`mask.sum(-1)`: int64).
-_COUNTING = frozenset({"sum", "cumsum", "count_nonzero", "nansum"})
-
-
 def cast_receiver_kind(node: ast.expr, value: Value) -> str:
     """What a value cast to a fixed float dtype was: "mask" (bool: a comparison, `logical_not`,
-    `~mask`), "count" (integer: indices, `mask.sum(-1)`), or "" (float or unknown)."""
+    `~mask`), "count" (integer: indices, `mask.sum(-1)`), or "" (float or unknown: the
+    activations themselves, or a value already cast)."""
+    if value.flags & (ACT | FIXED):
+        return ""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if node.func.attr in _COUNTING:
+        if node.func.attr in COUNTING_REDUCTIONS:
             return "count" if value.flags & (BOOL | INT) else ""
         if node.func.attr in BOOL_METHODS:
             return "mask"

@@ -449,7 +449,7 @@ class TorchCallEvaluation:
     def fixed_cast(
         self, node: ast.AST, receiver_node: ast.expr, dtype: str, receiver: Value = EMPTY
     ) -> Value:
-        kind = "" if receiver.flags & (ACT | FIXED) else cast_receiver_kind(receiver_node, receiver)
+        kind = cast_receiver_kind(receiver_node, receiver)
         cast = FixedCast(node, dtype, receiver_node, self.bound_act_names(), kind)
         self.record_once(node, self.module.fixed_casts, cast)
         return Value(FIXED, fixed=frozenset({cast}))

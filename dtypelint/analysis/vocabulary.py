@@ -549,6 +549,9 @@ ELEMENTWISE_FUNCS = frozenset(
      "div", "multiply", "subtract", "divide", "true_divide", "lerp", "addcmul", "addcdiv"}
 )  # fmt: skip
 
+#: Reductions that count a mask's or an index's elements (`mask.sum(-1)`: int64).
+COUNTING_REDUCTIONS = frozenset({"sum", "cumsum", "count_nonzero", "nansum"})
+
 #: Reductions that, given no dimension, reduce to a 0-dim tensor (a number to type promotion).
 FULL_REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "amax", "amin", "prod", "norm", "std", "var", "nansum",

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypelint.analysis import FIXED, FixedCast, MatmulOperand, ModuleAnalysis
-from dtypelint.analysis.syntax import einsum_contracts, expression_root_name, last_name
+from dtypelint.analysis.syntax import einsum_contracts, expression_root_name, last_name, walk
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
 
@@ -42,14 +42,13 @@ class OneSidedCast(Rule):
                 continue
             casts = {id(cast.node) for cast in value.fixed}
             if operand.elementwise:
-                # A promotion raises nowhere here: losses keep their float32 math, and a cast
-                # is one hazard wherever its value goes on to meet activations.
-                # Only where the module's own activations run (a library function's tensors are
-                # assumed low precision, too weak a ground for a promotion), and not inside a
-                # comparison (`(x - 4 * self.sigma) < grid` is a bool whatever it promoted).
+                # A promotion raises nowhere itself: reported only where the module's own
+                # activations run (not in losses, whose float32 math is their design, nor in
+                # library functions, whose tensors are only assumed low precision), once per
+                # cast, and not inside a comparison (`(x - 4 * s) < grid` is a bool anyway).
                 if operand.function.scope_reason not in ("module", "helper", "all"):
                     continue
-                if casts <= reported_casts or _compared(operand):
+                if casts <= reported_casts or _compared(module, operand):
                     continue
                 if not _derived_from_casts(module, operand):
                     continue  # `out * m` with `out` unknown: the cast is not all it holds
@@ -153,10 +152,10 @@ def _derived_from_casts(module: ModuleAnalysis, operand: MatmulOperand) -> bool:
     """The operand holds its casts and nothing else that may be an activation: every cast is
     written in it (`x * mask.float()`) or in the value its name was assigned
     (`ratio = (tokens == m).sum(-1).float() / lengths; x / (1 - ratio)[:, None]`)."""
-    names = {node.id for node in ast.walk(operand.operand) if isinstance(node, ast.Name)}
+    names = {node.id for node in walk(operand.operand) if isinstance(node, ast.Name)}
     assigned = [
         stmt.value
-        for stmt in ast.walk(operand.function.node)
+        for stmt in module.scan(operand.function.node).nodes
         if isinstance(stmt, ast.Assign)
         and any(isinstance(t, ast.Name) and t.id in names for t in stmt.targets)
     ]
@@ -167,16 +166,14 @@ def _derived_from_casts(module: ModuleAnalysis, operand: MatmulOperand) -> bool:
     )
 
 
-def _compared(operand: MatmulOperand) -> bool:
+def _compared(module: ModuleAnalysis, operand: MatmulOperand) -> bool:
     """The promoting operation is an operand of a comparison: its result is a bool tensor."""
     return any(
         isinstance(node, ast.Compare)
         and any(
-            operand.op_node is sub
-            for side in (node.left, *node.comparators)
-            for sub in ast.walk(side)
+            operand.op_node is sub for side in (node.left, *node.comparators) for sub in walk(side)
         )
-        for node in ast.walk(operand.function.node)
+        for node in module.scan(operand.function.node).nodes
     )
 
 

@@ -681,36 +681,44 @@ def test_a_mask_or_count_cast_to_float32_promotes_the_activation_it_meets() -> N
         assert module.to(torch.bfloat16)(given.bfloat16()).dtype == torch.bfloat16
 
 
+def _forward_block(*body: str) -> str:
+    """A module whose `forward(x)` runs `body`, one line per argument, indented in place."""
+    lines = "".join(f"        {line}\n" for line in body)
+    head = (
+        "import torch\nfrom torch import nn\n\n\nclass Block(nn.Module):\n"
+        "    def __init__(self) -> None:\n        super().__init__()\n"
+        "        self.fc = nn.Linear(8, 8)\n\n"
+        "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+    )
+    return head + lines
+
+
+def test_the_look_alike_template_reports_the_plain_promotion() -> None:
+    """The template of the look-alikes below parses and is analysed: the plain pattern in it is
+    a finding, so their empty results are the look-alikes' own."""
+    assert findings(_forward_block("return self.fc(x * (x > 0).float())")) == [("DTL003", 11, 28)]
+
+
 @pytest.mark.parametrize(
     "body",
     [
         # an upcast region of the activation itself, cast back where it ends (T5's norm)
-        "v = x.float().pow(2).mean(-1, keepdim=True)\n"
-        "        return self.fc((x * torch.rsqrt(v + 1e-6)).to(x.dtype))",
+        (
+            "v = x.float().pow(2).mean(-1, keepdim=True)",
+            "return self.fc((x * torch.rsqrt(v + 1e-6)).to(x.dtype))",
+        ),
         # written in place: the activation keeps its dtype
-        "x *= (x > 0).float()\n        return self.fc(x)",
+        ("x *= (x > 0).float()", "return self.fc(x)"),
         # a comparison's result is a bool, whatever its operands promoted to
-        "m = (x > 0).float()\n        return self.fc(x * ((x - m) > 0))",
+        ("m = (x > 0).float()", "return self.fc(x * ((x - m) > 0))"),
         # cast to the activation's dtype already
-        "return self.fc(x * (x > 0).to(x.dtype))",
+        ("return self.fc(x * (x > 0).to(x.dtype))",),
         # the mask meets only a Python number
-        "return self.fc(x) * (2.0 * (x > 0).float()).sum()",
+        ("return self.fc(x) * (2.0 * (x > 0).float()).sum()",),
     ],
 )
-def test_mask_casts_that_promote_nothing_are_no_finding(body: str) -> None:
-    code = f"""
-        import torch
-        from torch import nn
-
-        class Block(nn.Module):
-            def __init__(self) -> None:
-                super().__init__()
-                self.fc = nn.Linear(8, 8)
-
-            def forward(self, x: torch.Tensor) -> torch.Tensor:
-                {body}
-    """
-    assert findings(code, select="DTL003") == []
+def test_mask_casts_that_promote_nothing_are_no_finding(body: tuple[str, ...]) -> None:
+    assert findings(_forward_block(*body)) == []
 
 
 def test_a_mask_cast_in_a_loss_or_a_library_function_is_no_finding() -> None:

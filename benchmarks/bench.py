@@ -670,8 +670,29 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def precompile_dtypelint() -> str:
+    """Byte-compile dtypelint's own modules, as `pip install` does for a regular install.
+
+    An editable install compiles them at first import, but not where PYTHONDONTWRITEBYTECODE is
+    set (CI images, sandboxes): every run would then compile ~20,000 lines of the analysis before
+    checking anything (about 0.12 s a run, measured), which no installed copy pays. libcst and
+    ruff, the references, come compiled. Finds the package without importing it.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("dtypelint")
+    if spec is None or not spec.submodule_search_locations:
+        return "dtypelint not importable here: bytecode left as it is"
+    folder = list(spec.submodule_search_locations)[0]
+    completed = subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", folder], capture_output=True, check=False
+    )
+    return f"bytecode of {folder} compiled (exit {completed.returncode})"
+
+
 def run_benchmarks(args: argparse.Namespace, corpus: Corpus) -> list[Measurement]:
     progress(f"{len(corpus.files)} files, {corpus.lines:,} lines under {corpus.root}")
+    progress(precompile_dtypelint())
     measurements: list[Measurement] = []
     if args.targets_only:
         return measurements

@@ -6,23 +6,20 @@ import ast
 from dataclasses import replace
 
 from dtypelint.analysis.passthrough import alternatives, camera_returned
-from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64, non_tensor_name
+from dtypelint.analysis.roles import explicit_numpy_dtype, is_float64
+from dtypelint.analysis.summaries import summary_item_values
 from dtypelint.analysis.syntax import (
     bound_arguments,
     constant_string,
     float_constant,
     has_star_kwargs,
     keyword,
-    last_name,
 )
 from dtypelint.analysis.values import (
     ACT,
     BOOL,
     CAMERA,
     COMPLEX,
-    DEVICE,
-    DTYPE_OF_ACT,
-    DTYPE_OF_FIXED,
     EMPTY,
     FIXED,
     INT,
@@ -40,8 +37,8 @@ from dtypelint.analysis.values import (
     FactoryCall,
     Summary,
     Value,
+    compared,
     options_value,
-    summary_item_values,
     union_all,
 )
 from dtypelint.analysis.vocabulary import (
@@ -407,7 +404,13 @@ class CallEvaluation:
             receiver = replace(receiver, flags=receiver.flags & ~ONE_DIM)  # may reshape it
         if name in FIXED_CAST_METHODS:
             return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[name], receiver)
-        if name in FULL_REDUCTIONS and not args and not kwargs and receiver.flags & FIXED:
+        if (
+            name in FULL_REDUCTIONS
+            and not args
+            and not kwargs
+            and receiver.flags & (FIXED | ACT)
+            and not receiver.flags & SEQUENCE
+        ):
             return replace(receiver, flags=receiver.flags | ZERO_DIM)  # `m.float().sum()`: 0-dim
         if (
             name in ("masked_fill", "masked_fill_")
@@ -489,7 +492,9 @@ class CallEvaluation:
             result = self.meet(
                 [(receiver_node, receiver), *data_args], node, kind, keep_left=name.endswith("_")
             )
-            return Value(BOOL) if kind == "compare" else result
+            return (
+                compared([(receiver_node, receiver), *data_args]) if kind == "compare" else result
+            )
         if name in ("unbind", "chunk", "split", "tensor_split", "split_with_sizes"):
             return Value(
                 receiver.flags | SEQUENCE,
@@ -515,60 +520,6 @@ class CallEvaluation:
         ):
             return EMPTY  # `cache.get_seq_length()`: metadata, not a tensor
         return receiver
-
-    def to_call(
-        self,
-        node: ast.Call,
-        receiver_node: ast.expr,
-        receiver: Value,
-        args: list[tuple[ast.expr, Value]],
-        kwargs: dict[str | None, tuple[ast.expr, Value]],
-    ) -> Value:
-        """`.to(...)`: a device move keeps the value; a dtype cast changes it."""
-        target: tuple[ast.expr, Value] | None = kwargs.get("dtype")
-        if target is None:
-            for arg, value in args:
-                # a `dtype` parameter is a DEVICE value, but `.to(dtype)` casts (to the caller's)
-                spelled = last_name(arg)
-                if (value.flags & DEVICE and "dtype" not in (spelled or "").lower()) or (
-                    isinstance(arg, ast.Constant) and isinstance(arg.value, str)
-                ):
-                    continue
-                known = value.flags & (TENSORISH | DTYPE_OF_ACT | DTYPE_OF_FIXED) or value.tracked
-                if (
-                    isinstance(arg, ast.Name)
-                    and not known
-                    and value.params
-                    and non_tensor_name(arg.id) is None
-                    and "dtype" not in arg.id.lower()
-                ):
-                    return Value(ACT)  # `.to(x)` with a parameter `x`: x's dtype and device
-                if (
-                    spelled
-                    and "dtype" not in spelled.lower()
-                    and not known
-                    and value.qualname is None
-                    and self.qualify(arg) is None
-                ):
-                    if not any(w in spelled.lower() for w in ("dev", "cuda", "gpu", "cpu")):
-                        return EMPTY  # `.to(cam_centers)`: some tensor's dtype, the author's
-                    continue  # `.to(device)`, `.to(dev)`, `.to(self.device)`: a move, not a cast
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
-                    continue
-                if isinstance(arg, ast.Call) and not known and value.qualname is None:
-                    return EMPTY  # `.to(self._compute_dtype())`: a dtype we cannot know
-                target = (arg, value)
-                break
-        if target is None:
-            return receiver
-        arg, value = target
-        if value.is_act:  # .to(x): x's dtype and device (upcast on a path where x is)
-            return Value(ACT | value.flags & FIXED, fixed=value.fixed)
-        if value.is_camera:  # .to(K): the camera's dtype
-            return Value(CAMERA, cameras=value.cameras)
-        if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
-            return Value(FIXED, fixed=value.fixed)
-        return self.dtype_value(arg, value, node, receiver_node, receiver)
 
     def helper_factory(
         self,

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from dtypelint.analysis.syntax import constant_string, expression_root_name, is_int_constant
 from dtypelint.analysis.values import (
     ACT,
-    BOOL,
     CAMERA,
     CAMERA_PRODUCT,
     COMPLEX,
@@ -32,6 +31,7 @@ from dtypelint.analysis.values import (
     ZERO_DIM,
     FactoryCall,
     Value,
+    compared,
     element_of,
     join,
     number_attribute_value,
@@ -127,7 +127,7 @@ class ExpressionEvaluation:
             ):
                 self.meet(operands, node, "compare")
                 if any(v.flags & TENSORISH or v.tracked for _, v in operands):
-                    return Value(BOOL)
+                    return compared(operands)
             return EMPTY
         if kind is ast.BoolOp:
             return union_all(self.eval(v) for v in node.values)

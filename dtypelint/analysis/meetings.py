@@ -272,7 +272,34 @@ class MeetingRecorder:
                     and not value.flags & (MODULE | INT | BOOL | FIXED | COMPLEX | SEQUENCE)
                 ):
                     names.append(sub)
+        if not names:
+            names = self._submodule_weights(acts)
         return tuple(names)
+
+    def _submodule_weights(self, acts: list[tuple[ast.AST | None, Value]]) -> list[str]:
+        """`self.embedding.weight` in the activation operands, when no name holds one: a
+        submodule's weight has the module's dtype, and its `.dtype` (not the submodule's) is a
+        dtype source. The code reads it, so it exists; one defined under a condition may not."""
+        found: list[str] = []
+        for node, value in acts:
+            if node is None or value.flags & FIXED:
+                continue
+            for sub in walk(node):
+                if not (
+                    isinstance(sub, ast.Attribute)
+                    and sub.attr == "weight"
+                    and is_self_attribute(sub.value)
+                ):
+                    continue
+                owner = sub.value.attr  # type: ignore[attr-defined]
+                if self.cls is None or owner in self.cls.conditional_attrs:
+                    continue
+                if (
+                    self.self_attribute(owner).flags & MODULE
+                    and f"self.{owner}.weight" not in found
+                ):
+                    found.append(f"self.{owner}.weight")
+        return found
 
     def record_return(self, node: ast.expr, value: Value) -> None:
         values = value.items if value.items is not None else (value,)

@@ -17,6 +17,7 @@ import ast
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from dtypelint.analysis.summaries import summary_role
 from dtypelint.analysis.syntax import last_name, zero_element_shape
 from dtypelint.analysis.values import (
     ACT,
@@ -32,7 +33,6 @@ from dtypelint.analysis.values import (
     Value,
     bound_on_every_path,
     join,
-    summary_role,
     union_all,
 )
 

@@ -14,7 +14,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dtypelint.analysis.values import Summary
+from dtypelint.analysis.values import (
+    ACT,
+    BOOL,
+    CAMERA,
+    COMPLEX,
+    EMPTY,
+    FIXED,
+    INT,
+    FactoryCall,
+    Summary,
+    Value,
+    element_of,
+)
 
 
 @dataclass
@@ -31,6 +43,37 @@ class ProjectContext:
     #: a package's re-exports (`from .misc import f` in `pkg/utils/__init__.py`): the name its
     #: importers use -> the function's own qualified name
     reexports: dict[str, str] = field(default_factory=dict)
+
+
+def summary_role(value: Value) -> str | None:
+    """A returned value's role for a summary's tuple items: "camera", "numpy", "act" or None."""
+    if value.is_camera:
+        return "camera"
+    if any(record.numpy_data for record in value.factories):
+        return "numpy"
+    if value.is_act and not value.flags & (INT | BOOL | FIXED | COMPLEX):
+        return "act"
+    return None
+
+
+def summary_item_values(summary: Summary, name: str, result: Value) -> tuple[Value, ...]:
+    """The values of a summarised tuple return, position by position."""
+    assert summary.items is not None
+    made = summary.fresh_items or ((),) * len(summary.items)
+    return tuple(summary_item_value(r, name, result, m) for r, m in zip(summary.items, made))
+
+
+def summary_item_value(
+    role: str | None, name: str, result: Value, made: tuple[FactoryCall, ...] = ()
+) -> Value:
+    """The value of one position of a summarised tuple return."""
+    if role == "fresh" and made:  # `q, k, v, bias = split(...)`: the helper's own factory
+        return Value(0, factories=frozenset(made))
+    if role == "camera":
+        return Value(CAMERA, cameras=(f"{name}(...)",))
+    if role == "act":
+        return Value(ACT)
+    return element_of(result) if result.flags & ACT else EMPTY
 
 
 def with_reexports(table: dict[str, Summary], reexports: Mapping[str, str]) -> dict[str, Summary]:

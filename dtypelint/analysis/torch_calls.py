@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
-from dtypelint.analysis.roles import cast_receiver_kind
+from dtypelint.analysis.roles import cast_receiver_kind, non_tensor_name
 from dtypelint.analysis.syntax import (
     constant_string,
     expression_root_name,
@@ -40,6 +40,7 @@ from dtypelint.analysis.values import (
     FactoryCall,
     FixedCast,
     Value,
+    compared,
     join,
 )
 from dtypelint.analysis.vocabulary import (
@@ -50,6 +51,7 @@ from dtypelint.analysis.vocabulary import (
     FACTORIES,
     FLOAT32_ONLY_FUNCS,
     FLOAT_DTYPES,
+    FULL_REDUCTIONS,
     INDEX_ARGS,
     INT_DTYPES,
     INT_TORCH_FUNCS,
@@ -126,6 +128,10 @@ class TorchCallEvaluation:
             self.matmul_operands_check(node, "F.binary_cross_entropy", given[:2])
         if qualname in INT_TORCH_FUNCS:
             return Value(INT)
+        if short in FULL_REDUCTIONS and len(args) == 1 and not kwargs:
+            reduced = args[0][1]  # `torch.mean(x)`: a 0-dim tensor, a number to type promotion
+            if reduced.flags & (ACT | FIXED) and not reduced.flags & SEQUENCE:
+                return replace(reduced, flags=reduced.flags | ZERO_DIM, items=None)
         if qualname in FLOAT32_ONLY_FUNCS and any(
             v.flags & (ACT | FIXED) and not v.is_camera for _, v in args
         ):
@@ -136,7 +142,7 @@ class TorchCallEvaluation:
                 self.info.float32_numerics = True
             return Value(FIXED)
         if qualname in BOOL_TORCH_FUNCS:
-            return Value(BOOL)
+            return compared(args) if short != "bernoulli" else Value(BOOL)  # 0-dim stays 0-dim
         if qualname in MATMUL_FUNCS:  # `F.linear(input=x, weight=w)`: keywords are operands too
             keyed = [(v, val) for k, v, val in kwargs if k in TENSOR_KEYWORDS]
             operands = self.matmul_operand_list(qualname, node, args + keyed)
@@ -174,7 +180,7 @@ class TorchCallEvaluation:
             if short in ("maximum", "minimum", "eq", "ne", "lt", "gt", "le", "ge"):
                 kind = "compare" if short in ("eq", "ne", "lt", "gt", "le", "ge") else kind
             result = self.meet(tensor_operands, node, kind)
-            return Value(BOOL) if kind == "compare" else result
+            return compared(tensor_operands) if kind == "compare" else result
         if qualname.startswith("torch.nn.functional.") and tensor_operands:
             # F.* with a module's weights or on an activation: the result is an activation.
             return join(v for _, v in tensor_operands)
@@ -452,7 +458,63 @@ class TorchCallEvaluation:
         kind = cast_receiver_kind(receiver_node, receiver)
         cast = FixedCast(node, dtype, receiver_node, self.bound_act_names(), kind)
         self.record_once(node, self.module.fixed_casts, cast)
-        return Value(FIXED, fixed=frozenset({cast}))
+        return Value(FIXED | receiver.flags & ZERO_DIM, fixed=frozenset({cast}))
+
+    def to_call(
+        self,
+        node: ast.Call,
+        receiver_node: ast.expr,
+        receiver: Value,
+        args: list[tuple[ast.expr, Value]],
+        kwargs: dict[str | None, tuple[ast.expr, Value]],
+    ) -> Value:
+        """`.to(...)`: a device move keeps the value; a dtype cast changes it."""
+        target: tuple[ast.expr, Value] | None = kwargs.get("dtype")
+        if target is None:
+            for arg, value in args:
+                # a `dtype` parameter is a DEVICE value, but `.to(dtype)` casts (to the caller's)
+                spelled = last_name(arg)
+                if (value.flags & DEVICE and "dtype" not in (spelled or "").lower()) or (
+                    isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                ):
+                    continue
+                known = value.flags & (TENSORISH | DTYPE_OF_ACT | DTYPE_OF_FIXED) or value.tracked
+                if (
+                    isinstance(arg, ast.Name)
+                    and not known
+                    and value.params
+                    and non_tensor_name(arg.id) is None
+                    and "dtype" not in arg.id.lower()
+                ):
+                    return Value(ACT)  # `.to(x)` with a parameter `x`: x's dtype and device
+                if (
+                    spelled
+                    and "dtype" not in spelled.lower()
+                    and not known
+                    and value.qualname is None
+                    and self.qualify(arg) is None
+                ):
+                    if not any(w in spelled.lower() for w in ("dev", "cuda", "gpu", "cpu")):
+                        return EMPTY  # `.to(cam_centers)`: some tensor's dtype, the author's
+                    continue  # `.to(device)`, `.to(dev)`, `.to(self.device)`: a move, not a cast
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
+                    continue
+                if isinstance(arg, ast.Call) and not known and value.qualname is None:
+                    return EMPTY  # `.to(self._compute_dtype())`: a dtype we cannot know
+                target = (arg, value)
+                break
+        if target is None:
+            return receiver
+        arg, value = target
+        if value.is_act:  # .to(x): x's dtype and device (upcast on a path where x is)
+            return Value(ACT | value.flags & FIXED, fixed=value.fixed)
+        if value.is_camera:  # .to(K): the camera's dtype
+            return Value(CAMERA, cameras=value.cameras)
+        if value.flags & FIXED:  # .to(y) where y was cast to a fixed dtype
+            return Value(FIXED, fixed=value.fixed)
+        if value.flags & (INT | BOOL) and not value.flags & (PY_NUMBER | DEVICE):
+            return Value(value.flags & (INT | BOOL))  # `zeros(n, k).to(indices)`: int64, a count
+        return self.dtype_value(arg, value, node, receiver_node, receiver)
 
     def dtype_value(
         self,

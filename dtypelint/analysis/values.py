@@ -32,12 +32,9 @@ DEVICE = 1024  # a torch.device
 
 DTYPE_OF_ACT = 2048  # a dtype equal to the activations' (`x.dtype`, `self.dtype`)
 
-
 DTYPE_OF_FIXED = 16384  # the dtype of a value cast to a fixed dtype (its casts in `fixed`)
 
-
 NUMPY = 4096  # a NumPy array (float64 by default)
-
 
 SEQUENCE = 8192  # a Python list/tuple whose items have the value's other properties
 
@@ -340,7 +337,7 @@ def join(values: Iterable[Value]) -> Value:
         # `cat((torch.zeros(b, 1, 3), coords))`, coords float32 on purpose: float32 whatever the
         # factory's dtype; the factory decides nothing (unless activations are written into it)
         factories = frozenset(r for r in factories if r.becomes_act)
-    if flags & FIXED and flags & ACT and _upcast(fixed):
+    if flags & FIXED and flags & ACT and _upcast(fixed) and not _scalar_casts(values):
         # An upcast value mixed with activations: type promotion makes the result the wider dtype.
         return Value(FIXED, fixed=fixed, params=params)
     if flags & TENSORISH or factories or int_factories:
@@ -356,6 +353,14 @@ def join(values: Iterable[Value]) -> Value:
         becoming = frozenset(r for r in factories if r.becomes_act)
         return Value(flags | ACT, factories=becoming, params=params)
     return Value(flags, factories, int_factories, tuple(cameras), fixed, params=params)
+
+
+def _scalar_casts(values: list[Value]) -> bool:
+    """Every cast value is 0-dim and some activation is not (`x * (r < 1).float()`, `r` 0-dim):
+    to type promotion the casts are numbers, and the activation's dtype decides."""
+    cast = [v for v in values if v.flags & FIXED]
+    acts = [v for v in values if v.flags & ACT and not v.flags & FIXED]
+    return all(v.flags & ZERO_DIM for v in cast) and any(not v.flags & ZERO_DIM for v in acts)
 
 
 def _upcast(fixed: frozenset[FixedCast]) -> bool:
@@ -388,6 +393,13 @@ def union(a: Value, b: Value) -> Value:
         alias=a.alias if a.alias == b.alias else None,
         params=a.params | b.params,
     )
+
+
+def compared(operands: Iterable[tuple[object, Value]]) -> Value:
+    """A comparison's result: a bool tensor, 0-dim when every tensor compared is (`xbar < 1`)."""
+    tensors = [v for _, v in operands if v.flags & TENSORISH or v.tracked]
+    scalar = bool(tensors) and all(v.flags & ZERO_DIM for v in tensors)
+    return Value(BOOL | (ZERO_DIM if scalar else 0))
 
 
 def union_all(values: Iterable[Value]) -> Value:
@@ -426,37 +438,6 @@ def number_list_value(node: ast.AST | None) -> Value | None:
         return None
     floats = any(isinstance(n.value, float) for n in numbers)  # type: ignore[attr-defined]
     return Value(SEQUENCE | PY_NUMBER | (PY_FLOAT if floats else 0))
-
-
-def summary_role(value: Value) -> str | None:
-    """A returned value's role for a summary's tuple items: "camera", "numpy", "act" or None."""
-    if value.is_camera:
-        return "camera"
-    if any(record.numpy_data for record in value.factories):
-        return "numpy"
-    if value.is_act and not value.flags & (INT | BOOL | FIXED | COMPLEX):
-        return "act"
-    return None
-
-
-def summary_item_values(summary: Summary, name: str, result: Value) -> tuple[Value, ...]:
-    """The values of a summarised tuple return, position by position."""
-    assert summary.items is not None
-    made = summary.fresh_items or ((),) * len(summary.items)
-    return tuple(summary_item_value(r, name, result, m) for r, m in zip(summary.items, made))
-
-
-def summary_item_value(
-    role: str | None, name: str, result: Value, made: tuple[FactoryCall, ...] = ()
-) -> Value:
-    """The value of one position of a summarised tuple return."""
-    if role == "fresh" and made:  # `q, k, v, bias = split(...)`: the helper's own factory
-        return Value(0, factories=frozenset(made))
-    if role == "camera":
-        return Value(CAMERA, cameras=(f"{name}(...)",))
-    if role == "act":
-        return Value(ACT)
-    return element_of(result) if result.flags & ACT else EMPTY
 
 
 def number_default_value(node: ast.AST | None) -> Value | None:

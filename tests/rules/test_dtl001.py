@@ -1556,7 +1556,11 @@ def test_round_19_lookalikes_keep_their_hazards() -> None:
     ]
     metric = ROUND_19_LOOKALIKES["an evaluation metric"]
     geometric = metric.replace("compute_detection_metrics", "compute_geometric_features")
-    assert findings(geometric) == [("DTL001", 3, 10)]  # a word, not a substring: not a metric
+    # A 0-dim mean is a number to type promotion: `zeros(n) + x.mean()` keeps the factory's
+    # dtype and promotes no activation (the factory meets the run's dtype only unreduced).
+    assert findings(geometric) == []
+    unreduced = geometric.replace("preds_scores.mean()", "preds_scores")
+    assert findings(unreduced) == [("DTL001", 3, 10)]  # a word, not a substring: not a metric
     masked = ROUND_19_LOOKALIKES["a mask summed with cumsum(dtype=x.dtype)"]
     assert findings(masked.replace("cumsum(1, dtype=x.dtype)", "cumsum(1)")) == [("DTL001", 6, 16)]
 

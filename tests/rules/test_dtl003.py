@@ -807,3 +807,87 @@ def test_an_upcast_meeting_a_submodules_weight_is_reported() -> None:
                 return torch.matmul(one_hot.float(), self.embedding.weight)
     """
     assert findings(code) == [("DTL003", 10, 29)]
+
+
+CODEBOOK_LOOKUP = """
+import torch
+from torch import nn
+
+
+class VectorQuantizer(nn.Module):
+    def __init__(self, codebook_size: int = 6, emb_dim: int = 4) -> None:
+        super().__init__()
+        self.codebook_size = codebook_size
+        self.embedding = nn.Embedding(codebook_size, emb_dim)
+
+    def forward(self, z: torch.Tensor, indices: torch.Tensor) -> torch.Tensor:
+        indices = indices.view(-1, 1)
+        one_hot = torch.zeros(indices.shape[0], self.codebook_size).to(indices)
+        one_hot.scatter_(1, indices, 1)
+        z_q = torch.matmul(one_hot.float(), self.embedding.weight)
+        return z + z_q.view(z.shape)
+"""
+
+
+def test_a_one_hot_made_in_the_indices_dtype_and_upcast_meets_the_codebook() -> None:
+    """CodeFormer's `get_codebook_feat` (review round 24's missed-real): `zeros(...).to(indices)`
+    is int64 like the indices, `.float()` makes it float32, and the bf16 codebook weight makes
+    the product raise. The submodule's weight is the dtype source (`self.proj.weight.dtype`,
+    never `self.proj.dtype`); the fix is safe: where the original runs the cast is the same."""
+    assert findings(CODEBOOK_LOOKUP) == [("DTL003", 15, 28)]
+    assert messages(CODEBOOK_LOOKUP)[0].endswith(
+        "meets activation 'self.embedding.weight' in `torch.matmul`, which has the run's dtype;"
+        " cast to self.embedding.weight.dtype instead"
+    )
+    after = fixed(CODEBOOK_LOOKUP)
+    assert after == dedent(CODEBOOK_LOOKUP).replace(
+        "one_hot.float()", "one_hot.to(self.embedding.weight.dtype)"
+    )
+    assert findings(after) == []
+    torch = pytest.importorskip("torch")
+    z, indices = torch.randn(3, 4), torch.tensor([0, 5, 2])
+    torch.manual_seed(0)
+    original = executed(CODEBOOK_LOOKUP)["VectorQuantizer"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["VectorQuantizer"]()  # type: ignore[operator]
+    assert torch.equal(patched(z, indices), original(z, indices))  # float32 unchanged
+    with pytest.raises(RuntimeError):
+        original.to(torch.bfloat16)(z.bfloat16(), indices)
+    assert patched.to(torch.bfloat16)(z.bfloat16(), indices).dtype == torch.bfloat16
+
+
+RESCALED_PROBABILITIES = """
+import torch
+from torch import nn
+
+
+class Sampler(nn.Module):
+    def __init__(self, budget: int = 4) -> None:
+        super().__init__()
+        self.budget = budget
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, batch_x: torch.Tensor) -> torch.Tensor:
+        batch_x = self.fc(batch_x)
+        sparsity = self.budget / batch_x.shape[1]
+        x = batch_x[0:1]
+        xbar = torch.mean(x)
+        r = sparsity / xbar
+        le = torch.le(r, 1).float()
+        return le * x * r + (1 - le) * x
+"""
+
+
+def test_a_mask_compared_from_a_full_reduction_is_a_number() -> None:
+    """fastmri's `rescale_probs` (round 22's false finding): `torch.mean(x)` is 0-dim, so is
+    `torch.le(r, 1).float()`, and a 0-dim float32 tensor promotes no bf16 activation. Reduced
+    along a dimension it is a tensor, and the product is float32 in a bf16 model."""
+    assert findings(RESCALED_PROBABILITIES) == []
+    per_row = RESCALED_PROBABILITIES.replace("torch.mean(x)", "torch.mean(x, dim=1, keepdim=True)")
+    assert findings(per_row) == [("DTL003", 18, 16)]
+    torch = pytest.importorskip("torch")
+    given = torch.randn(2, 8).bfloat16()
+    module = executed(RESCALED_PROBABILITIES)["Sampler"]().to(torch.bfloat16)  # type: ignore[operator]
+    assert module(given).dtype == torch.bfloat16
+    promoting = executed(per_row)["Sampler"]().to(torch.bfloat16)  # type: ignore[operator]
+    assert promoting(given).dtype == torch.float32

@@ -296,8 +296,8 @@ class CallEvaluation:
             index = (value.flags & INT or value.int_factories) and not value.flags & ACT
             if isinstance(arg, (ast.List, ast.Tuple, ast.Constant)) or index:  # data, indices
                 table = self.module.data_args
-            elif value.is_camera or value.is_act:
-                table = self.module.camera_args if value.is_camera else self.module.act_args
+            elif value.flags & CAMERA or value.is_act:  # a camera on some path is one
+                table = self.module.camera_args if value.flags & CAMERA else self.module.act_args
             else:
                 continue
             table.setdefault(key, set()).add(param)

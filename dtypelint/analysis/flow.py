@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from dtypelint.analysis.calls import CallEvaluation
 from dtypelint.analysis.expressions import ExpressionEvaluation
-from dtypelint.analysis.geometry import weak_camera_name
-from dtypelint.analysis.meetings import MeetingRecorder, in_place_kind
+from dtypelint.analysis.geometry import ambiguous_camera_name, weak_camera_name
+from dtypelint.analysis.meetings import MeetingRecorder
 from dtypelint.analysis.passthrough import (
     fresh_factory,
     given_back,
@@ -224,6 +224,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
                 self.module.camera_names.matches(name)
                 and not (attention and name.split("_", 1)[0] == "K")  # `K_r`: relative keys
                 and not geometry_unused
+                # `twist(opt_lwrist)`: a rotation's name was only a hint (`c2w` stays one)
+                and not (name in forced_acts and ambiguous_camera_name(name))
             ):
                 self.env[name] = Value(CAMERA, cameras=(name,))
                 camera_params.append(name)
@@ -527,7 +529,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
             index = self.eval(target.slice)
             for record in index.int_factories:
                 record.used_as_index = True
-            if constant_string(target.slice) is None:  # `d["key"] = v` stores in a dict
+            if constant_string(target.slice) is None and not self.python_list(target.value):
                 self.meet([(target.value, container), (value_node, value)], target, "index")
                 self.mark_written(container, value)
 
@@ -547,13 +549,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
 
     def aug_assign(self, stmt: ast.AugAssign) -> None:
         current = self.eval(stmt.target)
-        value = self.eval(stmt.value)
-        kind = "matmul" if isinstance(stmt.op, ast.MatMult) else in_place_kind(stmt, current)
-        # In place a tensor keeps its dtype (`points += noise`): only our buffer on the left counts
-        keep_left = kind == "arith" and current.is_act and not current.tracked
-        result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind, keep_left)
-        if kind != "accumulate":  # a float32 sum stays float32: nothing of the run's is in it
-            self.mark_written(current, value)
+        mark = len(self.module.matmul_operands)
+        result = self.in_place(stmt, current, self.eval(stmt.value), mark)
         if isinstance(stmt.target, ast.Name):
             # In-place arithmetic keeps the left operand's dtype.
             self.env[stmt.target.id] = current if current.tracked or current.is_act else result

@@ -31,6 +31,13 @@ def weak_camera_name(name: str) -> bool:
     return name in WEAK_CAMERA_NAMES or name.split("_", 1)[0] in ("R", "t", "T", "rot", "trans")
 
 
+def ambiguous_camera_name(name: str) -> bool:
+    """A rotation, translation or pose (`rotation_matrix`, `trans_inv`, `pose`): what a network
+    predicts as often as what a dataset gives; not `c2w` or `intrinsics`."""
+    core = name.split("_", 1)[0]
+    return weak_camera_name(name) or core in ("rotation", "translation", "pose", "poses")
+
+
 def geometry_names(nodes: list[ast.AST], module: ModuleAnalysis) -> set[str]:
     """Names a function uses as geometry (see `FunctionScan.geometry`), from its `nodes`."""
     multiplied: set[str] = set()  # a product's operands (or inverted)

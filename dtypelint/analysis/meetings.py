@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from dtypelint.analysis.syntax import (
+    arithmetic_spine,
     is_self_attribute,
     kept_in_fp32,
     last_name,
@@ -33,6 +34,7 @@ from dtypelint.analysis.values import (
     Summary,
     Value,
     join,
+    promoted,
 )
 from dtypelint.analysis.vocabulary import (
     ELEMENTWISE_FUNCS,
@@ -126,7 +128,8 @@ class MeetingRecorder:
             records = [r for _, v in tracked for r in v.factories if not r.integer]
             for record in records:
                 record.partners.update(r for r in records if r is not record)
-        self._note_companions(operands, tracked)
+        if not (keep_left or kind == "index"):  # `t[:, i] = t_i`: the destination decides
+            self._note_companions(operands, tracked)
         if keep_left or kind == "index":
             # Written into an activation (`x[i] = v`, `x.add_(v)`, `x.copy_(v)`), a value takes
             # the destination's dtype: only a destination of ours is a hazard (it keeps its own).
@@ -198,7 +201,8 @@ class MeetingRecorder:
                 if i != index
                 and n is not None
                 and v.is_act
-                and not v.flags & (FIXED | ZERO_DIM | INT | BOOL | MODULE | COMPLEX)
+                and not v.flags & (ZERO_DIM | INT | BOOL | MODULE | COMPLEX)
+                and (not v.flags & FIXED or promoted(v))
             ]
             if others:
                 op_name = OPERATOR_SYMBOLS.get(type(getattr(node, "op", None)), "")
@@ -269,7 +273,8 @@ class MeetingRecorder:
                     and not value.alias
                     # a dtype source must be a floating tensor: not a submodule (`self.proj`
                     # has no `.dtype`), an index or mask, or a value cast to a fixed dtype
-                    and not value.flags & (MODULE | INT | BOOL | FIXED | COMPLEX | SEQUENCE)
+                    and not value.flags & (MODULE | INT | BOOL | COMPLEX | SEQUENCE)
+                    and (not value.flags & FIXED or promoted(value))
                 ):
                     names.append(sub)
         if not names:
@@ -403,6 +408,12 @@ class MeetingRecorder:
         for meet in found:
             meet.rounded = True
 
+    def python_list(self, node: ast.expr) -> bool:
+        """`output[xi] = x` with `output = [torch.zeros(...)] * n`: a list's slot is replaced,
+        nothing is written into a tensor (YOLO's NMS placeholders)."""
+        made = self.assigned_from.get(node.id, ()) if isinstance(node, ast.Name) else ()
+        return bool(made) and all(_list_literal(value) for value in made)
+
     def _meets_assigned(self, name: str, seen: set[str]) -> list[Meet]:
         """The meetings made in the expressions `name` was assigned from (through the names in
         them: `x = x.unsqueeze(3).repeat(...)` after `x = y + offsets`)."""
@@ -414,6 +425,23 @@ class MeetingRecorder:
                 if isinstance(node, ast.Name) and node.id not in seen:
                     found += self._meets_assigned(node.id, seen)
         return found
+
+    def in_place(self, stmt: ast.AugAssign, current: Value, value: Value, mark: int) -> Value:
+        """`x += v`: in place a tensor keeps its dtype (`points += noise`), so only our buffer on
+        the left counts; and a cast promoting `v` (`x += (1 - m.float()) * e`, SAM2's no-object
+        embedding) promotes nothing of `x`: its records since `mark` are dropped."""
+        kind = "matmul" if isinstance(stmt.op, ast.MatMult) else in_place_kind(stmt, current)
+        keep_left = kind == "arith" and current.is_act and not current.tracked
+        if keep_left:
+            spine = arithmetic_spine(stmt.value)
+            recorded = self.module.matmul_operands
+            recorded[mark:] = [
+                o for o in recorded[mark:] if not (o.elementwise and id(o.op_node) in spine)
+            ]
+        result = self.meet([(stmt.target, current), (stmt.value, value)], stmt, kind, keep_left)
+        if kind != "accumulate":  # a float32 sum stays float32: nothing of the run's is in it
+            self.mark_written(current, value)
+        return result
 
     def layer_input_check(
         self, node: ast.Call, name: str, layer: str, args: list[tuple[ast.expr, Value]]
@@ -433,7 +461,10 @@ class MeetingRecorder:
         if self._kept_in_fp32(name):
             return
         holder = f"self.{name}{index}" if name else "self"  # `super().forward(x.float())`
-        weight = (f"{holder}.weight",) if kind in LAYERS_WITH_WEIGHT else ()
+        # A layer `__init__` makes only under a condition (SAM2's `self.mask_downsample`) may
+        # not exist where the cast runs: no dtype source, so the finding gets no fix.
+        optional = self.cls is not None and name.split(".")[0] in self.cls.conditional_attrs
+        weight = (f"{holder}.weight",) if kind in LAYERS_WITH_WEIGHT and not optional else ()
         op_name = f"self.{name}" if name else "super().forward"
         self._record_operand(node.args[0], first, node, op_name, node.func, weight)
 
@@ -499,6 +530,13 @@ def float_data_op(node: ast.AST) -> bool:
     return name in MATMUL_METHODS or name.startswith(
         ("matmul", "einsum", "linear", "cross", "conv", "grid_sample", "scaled_dot", "bilinear")
     )
+
+
+def _list_literal(node: ast.AST | None) -> bool:
+    """`[...]`, `[... for ...]`, `[...] * n`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _list_literal(node.left) or _list_literal(node.right)
+    return isinstance(node, (ast.List, ast.ListComp))
 
 
 def in_place_kind(stmt: ast.AugAssign, target: Value) -> str:

@@ -371,6 +371,21 @@ def walk(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+def arithmetic_spine(node: ast.AST) -> set[int]:
+    """Ids of the arithmetic operations whose result is `node`'s value (`(1 - m) * e`: both
+    operations), through operators only: a call's arguments are not its value."""
+    spine: set[int] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.BinOp):
+            spine.add(id(current))
+            stack += (current.left, current.right)
+        elif isinstance(current, ast.UnaryOp):
+            stack.append(current.operand)
+    return spine
+
+
 def float_constant(node: ast.AST) -> bool:
     """`-100.0`, `float("-inf")`, `-math.inf`, `torch.finfo(x.dtype).min`: a float fill value."""
     if isinstance(node, ast.UnaryOp):

@@ -42,6 +42,7 @@ from dtypelint.analysis.values import (
     Value,
     compared,
     join,
+    promoted,
 )
 from dtypelint.analysis.vocabulary import (
     AUTOCAST_FUNCS,
@@ -335,7 +336,8 @@ class TorchCallEvaluation:
             for name, value in self.env.items()
             if value.is_act
             and not value.alias
-            and not value.flags & (BINDING | INT | BOOL | MODULE | FIXED | SEQUENCE | COMPLEX)
+            and not value.flags & (BINDING | INT | BOOL | MODULE | SEQUENCE | COMPLEX)
+            and (not value.flags & FIXED or promoted(value))  # `x` of `x = x * m.float()`
         )
 
     def new_factory(self, node: ast.Call, short: str, integer: bool) -> FactoryCall:

@@ -339,7 +339,11 @@ def join(values: Iterable[Value]) -> Value:
         factories = frozenset(r for r in factories if r.becomes_act)
     if flags & FIXED and flags & ACT and _upcast(fixed) and not _scalar_casts(values):
         # An upcast value mixed with activations: type promotion makes the result the wider dtype.
-        return Value(FIXED, fixed=fixed, params=params)
+        # Promoted by mask or count casts only (`x * keep.float()`), it is still the activation
+        # once those are fixed: what meets it later meets an activation (one check, all fixes).
+        met = any(v.flags & ACT and not v.flags & FIXED for v in values)  # not a path's union
+        promoted = ACT if met and fixed and all(cast.receiver_kind for cast in fixed) else 0
+        return Value(FIXED | promoted, fixed=fixed, params=params)
     if flags & TENSORISH or factories or int_factories:
         flags &= ~(PY_NUMBER | PY_FLOAT)  # `x * 0.5` is a tensor, not a Python number
     if flags & ACT and factories and all(v.flags & ZERO_DIM for v in values if v.is_act):
@@ -392,6 +396,13 @@ def union(a: Value, b: Value) -> Value:
         device_of=a.device_of or b.device_of,
         alias=a.alias if a.alias == b.alias else None,
         params=a.params | b.params,
+    )
+
+
+def promoted(value: Value) -> bool:
+    """An activation promoted by mask or count casts (`x * keep.float()`, see `join`)."""
+    return bool(value.flags & ACT and value.flags & FIXED and value.fixed) and all(
+        cast.receiver_kind for cast in value.fixed
     )
 
 

@@ -205,10 +205,8 @@ def walk_to_fixed_point(module: ModuleAnalysis) -> None:
                 replay(module, events)
             tables.add(events)
         summaries = {key: value for key, value in module.new_summaries.items() if value.interesting}
-        roles = {
-            id(info.node): set(info.tensor_params) | set(info.camera_params)
-            for info in module.functions
-        }
+        # A camera parameter by name alone that callers here pass only activations is one.
+        roles = {id(info.node): set(info.tensor_params) for info in module.functions}
         camera_args, act_args = tables.camera_args, tables.act_args
         # A parameter some caller passes a list or a number (`transform([1, 1], ...)`) is no
         # tensor on that path: no caller makes it a camera or an activation.

@@ -272,6 +272,14 @@ def dtype_source(record: FactoryCall, meets: list[Meet]) -> DtypeSource | None:
         return DtypeSource(met[0], True, _why(met[0], first_met, "a module parameter it meets"))
     if device is not None and not is_integer_name(device):
         # (`mask.device`: an index tensor's dtype would be wrong; it is not an activation anyway.)
+        # Unsafe where it meets only layers (`self.pos_conv(grid)`, maybe through a helper),
+        # whose weights may hold another dtype than this input: RoMa calls its float32 GP
+        # outside autocast with bf16 features, and a bf16 grid would make the layer raise.
+        layers = all(
+            meet.kind in ("module", "helper") and not meet.act_names for meet in own or meets
+        )
+        if layers:
+            return DtypeSource(device, False, "the tensor its device comes from; check it")
         return DtypeSource(
             device, True, _why(device, first_met, "the tensor its device comes from")
         )

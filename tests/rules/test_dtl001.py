@@ -1820,3 +1820,119 @@ def test_a_dummy_tensor_is_a_probe_or_a_placeholder() -> None:
     assert findings(code) == []
     named = code.replace("dummy_att_weights", "att_weights")
     assert findings(named) == [("DTL001", 11, 23)]
+
+
+GP_POSITIONS = """
+import torch
+from torch import nn
+
+
+class GP(nn.Module):
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.pos_conv = nn.Conv2d(2, dim, 1)
+
+    def project_to_basis(self, x):
+        return torch.cos(self.pos_conv(x))
+
+    def forward(self, y: torch.Tensor) -> torch.Tensor:
+        b, c, h, w = y.shape
+        grid = torch.linspace(-1, 1, w, device=y.device)
+        coords = torch.stack(torch.meshgrid(grid, grid, indexing="ij"))[None].expand(b, 2, w, w)
+        return self.project_to_basis(coords)
+"""
+
+
+def test_a_factory_given_only_to_a_layer_gets_an_unsafe_device_source() -> None:
+    """RoMa's GP (review round 25's broken safe fix): the grid meets only `self.pos_conv`'s
+    weights, through a helper. `dtype=y.dtype` is right in a bf16 model, but RoMa runs the GP
+    outside autocast with bf16 features and float32 weights, where the bf16 grid makes the
+    layer raise. The device tensor is a guess there: the fix is unsafe."""
+    assert findings(GP_POSITIONS) == [("DTL001", 15, 16)]
+    assert messages(GP_POSITIONS)[0].endswith(
+        "add dtype=y.dtype (the tensor its device comes from; check it)"
+    )
+    assert fixed(GP_POSITIONS) == dedent(GP_POSITIONS)
+    after = fixed(GP_POSITIONS, unsafe=True)
+    assert "torch.linspace(-1, 1, w, device=y.device, dtype=y.dtype)" in after
+    torch = pytest.importorskip("torch")
+    features = torch.randn(1, 3, 4, 4)
+    torch.manual_seed(0)
+    original = executed(GP_POSITIONS)["GP"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["GP"]()  # type: ignore[operator]
+    assert torch.equal(original(features), patched(features))
+    assert original(features.bfloat16()).dtype == torch.float32  # float32 weights: it runs
+    with pytest.raises(RuntimeError):
+        patched(features.bfloat16())  # why the fix is unsafe
+    assert patched.to(torch.bfloat16)(features.bfloat16()).dtype == torch.bfloat16
+
+
+GAIN_BANDS = """
+import torch
+from torch import nn
+
+
+class Augment(nn.Module):
+    def __init__(self, bands: int = 4) -> None:
+        super().__init__()
+        self.register_buffer("Hz_fbank", torch.randn(bands, 8))
+        self.bands = bands
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        batch_size = images.shape[0]
+        device = images.device
+        g = torch.ones([batch_size, self.bands], device=device)
+        for i in range(self.bands):
+            t_i = torch.exp(torch.randn([batch_size], device=device))
+            t = torch.ones([batch_size, self.bands], device=device)
+            t[:, i] = t_i
+            g = g * t
+        return images + (g @ self.Hz_fbank)[:, None]
+"""
+
+
+def test_a_factory_written_into_another_is_no_companion() -> None:
+    """StyleGAN2-ADA's image-filter gains (review round 25's false finding): `t[:, i] = t_i`
+    copies into `t`'s dtype, so `t_i`'s own is no hazard; `g` and `t` meet the bf16 filter
+    bank and are fixed, and the fixed module runs in bf16."""
+    assert findings(GAIN_BANDS) == [("DTL001", 14, 13), ("DTL001", 17, 17)]
+    after = fixed(GAIN_BANDS)
+    assert after.count("dtype=self.Hz_fbank.dtype") == 2
+    assert "torch.randn([batch_size], device=device))" in after
+    torch = pytest.importorskip("torch")
+    images = torch.randn(2, 4, 8)
+    with pytest.raises(RuntimeError):
+        executed(GAIN_BANDS)["Augment"]().to(torch.bfloat16)(images.bfloat16())  # type: ignore[operator]
+    module = executed(after)["Augment"]().to(torch.bfloat16)  # type: ignore[operator]
+    assert module(images.bfloat16()).dtype == torch.bfloat16
+
+
+NMS_PLACEHOLDERS = """
+import torch
+
+
+def non_max_suppression(prediction: torch.Tensor, conf_thres: float = 0.25):
+    output = [torch.zeros((0, 6), device=prediction.device)] * prediction.shape[0]
+    for xi, x in enumerate(prediction):
+        x = x[x[:, 4] > conf_thres]
+        conf, j = x[:, 5:].max(1, keepdim=True)
+        x = torch.cat((x[:, :4], conf, j.to(x.dtype)), 1)
+        output[xi] = x
+    return output
+"""
+
+
+def test_a_list_slot_replaced_by_an_activation_is_no_write() -> None:
+    """YOLO's NMS (found by round 25's regression run): `output[xi] = x` replaces a list's
+    placeholder, it writes nothing into the float32 zeros. A tensor buffer written into is."""
+    assert findings(NMS_PLACEHOLDERS) == []
+    buffer = NMS_PLACEHOLDERS.replace(
+        "output = [torch.zeros((0, 6), device=prediction.device)] * prediction.shape[0]",
+        "output = torch.zeros((prediction.shape[0], 6), device=prediction.device)",
+    ).replace("output[xi] = x", "output[xi] = x[0]")
+    assert findings(buffer) == [("DTL001", 5, 14)]
+    torch = pytest.importorskip("torch")
+    prediction = torch.rand(2, 5, 8).bfloat16()
+    kept = executed(NMS_PLACEHOLDERS)["non_max_suppression"](prediction, 0.0)  # type: ignore[operator]
+    assert all(out.dtype == torch.bfloat16 for out in kept)

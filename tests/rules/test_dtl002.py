@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.helpers import dedent, findings, fixed, messages
+from tests.rules.helpers import dedent, executed, findings, fixed, messages
 
 
 def test_fix_log_pattern_multiline_matmul() -> None:
@@ -558,3 +558,48 @@ def test_a_pose_times_a_pose_and_einops_axes_are_no_finding() -> None:
     """
     assert findings(code, select="DTL002") == []
     assert findings(code.replace("T_est_inv", "points"), select="DTL002") == [("DTL002", 5, 50)]
+
+
+TWIST = """
+import torch
+from torch import nn
+
+
+def rotation_matrix_to_quaternion(rotation_matrix):
+    q = rotation_matrix.reshape(-1, 9)[:, :4]
+    return q / q.norm(dim=1, keepdim=True)
+
+
+def compute_twist_rotation(rotation_matrix, twist_axis):
+    quaternion = rotation_matrix_to_quaternion(rotation_matrix)
+    axis = twist_axis / (torch.norm(twist_axis, dim=1, keepdim=True) + 1e-9)
+    return torch.einsum("bi,bi->b", axis, quaternion[:, 1:]).unsqueeze(-1) * axis
+
+
+class Head(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(9, 9)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        opt_lwrist = self.fc(x).view(-1, 3, 3)
+        return compute_twist_rotation(opt_lwrist, x[:, :3])
+"""
+
+
+def test_a_camera_name_given_only_activations_is_an_activation() -> None:
+    """mmhuman3d's `compute_twist_rotation` (review round 25's false finding): `rotation_matrix`
+    is a camera by its name, but the file's only caller passes a rotation the network predicts.
+    A caller passing the rotation of a camera's extrinsics keeps it a camera."""
+    assert findings(TWIST) == []
+    given = TWIST.replace(
+        "def forward(self, x: torch.Tensor) -> torch.Tensor:",
+        "def forward(self, x: torch.Tensor, extrinsics: torch.Tensor) -> torch.Tensor:",
+    ).replace(
+        "compute_twist_rotation(opt_lwrist, x[:, :3])",
+        "compute_twist_rotation(extrinsics[:, :3, :3], x[:, :3])",
+    )
+    assert [code for code, _, _ in findings(given)] == ["DTL002"]
+    torch = pytest.importorskip("torch")
+    head = executed(TWIST)["Head"]().to(torch.bfloat16)  # type: ignore[operator]
+    assert head(torch.randn(2, 9).bfloat16()).dtype == torch.bfloat16

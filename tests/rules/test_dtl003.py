@@ -891,3 +891,122 @@ def test_a_mask_compared_from_a_full_reduction_is_a_number() -> None:
     assert module(given).dtype == torch.bfloat16
     promoting = executed(per_row)["Sampler"]().to(torch.bfloat16)  # type: ignore[operator]
     assert promoting(given).dtype == torch.float32
+
+
+OPTIONAL_LAYER = """
+import torch
+from torch import nn
+
+
+class Tracker(nn.Module):
+    def __init__(self, use_ptrs: bool = False, dim: int = 8) -> None:
+        super().__init__()
+        self.use_ptrs = use_ptrs
+        self.proj = nn.Linear(dim, dim)
+        if use_ptrs:
+            self.mask_downsample = nn.Conv2d(1, 1, kernel_size=4, stride=4)
+
+    def forward(self, feats: torch.Tensor, mask_inputs: torch.Tensor):
+        feats = self.proj(feats)
+        mask_inputs_float = mask_inputs.float()
+        high = mask_inputs_float * 20.0 - 10.0
+        if self.use_ptrs:
+            return feats, high, self.mask_downsample(mask_inputs_float)
+        return feats, high, None
+"""
+
+
+def test_a_layer_made_under_a_condition_is_no_dtype_source() -> None:
+    """SAM2's `_use_mask_as_output` (review round 25's broken safe fix): the cast runs on every
+    call, the layer exists only when `use_ptrs`; `.to(self.mask_downsample.weight.dtype)` in
+    place of the cast raised AttributeError in the default configuration, float32 included.
+    Reported without a fix; a layer made on every path is the source, as before."""
+    assert findings(OPTIONAL_LAYER) == [("DTL003", 18, 54)]
+    assert fixed(OPTIONAL_LAYER, unsafe=True) == dedent(OPTIONAL_LAYER)
+    always = OPTIONAL_LAYER.replace(
+        "        if use_ptrs:\n            self.mask_downsample", "        self.mask_downsample"
+    )
+    assert "mask_inputs.to(self.mask_downsample.weight.dtype)" in fixed(always)
+    torch = pytest.importorskip("torch")
+    feats, masks = torch.randn(2, 8), torch.rand(2, 1, 8, 8) > 0.5
+    default = executed(OPTIONAL_LAYER)["Tracker"]()  # type: ignore[operator]
+    assert default(feats, masks)[2] is None  # the original runs where the layer is missing
+    module = executed(fixed(always))["Tracker"](use_ptrs=True).to(torch.bfloat16)  # type: ignore[operator]
+    assert module(feats.bfloat16(), masks)[2].dtype == torch.bfloat16
+
+
+NO_OBJECT_EMBEDDING = """
+import torch
+from torch import nn
+
+
+class Memory(nn.Module):
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.encoder = nn.Linear(dim, dim)
+        self.no_obj_embed_spatial = nn.Parameter(torch.randn(1, dim))
+
+    def forward(self, pix_feat: torch.Tensor, object_score_logits: torch.Tensor) -> torch.Tensor:
+        maskmem_features = self.encoder(pix_feat)
+        is_obj_appearing = (object_score_logits > 0).float()
+        maskmem_features += (1 - is_obj_appearing[..., None]) * self.no_obj_embed_spatial
+        return maskmem_features
+"""
+
+
+def test_a_promotion_added_in_place_promotes_nothing() -> None:
+    """SAM2's no-object embedding (review round 25's false finding): the mask's float32 product
+    is added in place, and `+=` keeps the bf16 destination's dtype. Written out of place, the
+    sum is float32 and reported."""
+    assert findings(NO_OBJECT_EMBEDDING) == []
+    out_of_place = NO_OBJECT_EMBEDDING.replace(
+        "maskmem_features += (1", "maskmem_features = maskmem_features + (1"
+    )
+    assert findings(out_of_place) == [("DTL003", 14, 48)]
+    torch = pytest.importorskip("torch")
+    given = (torch.randn(2, 8).bfloat16(), torch.randn(2))
+    in_place = executed(NO_OBJECT_EMBEDDING)["Memory"]().to(torch.bfloat16)  # type: ignore[operator]
+    assert in_place(*given).dtype == torch.bfloat16
+    promoting = executed(out_of_place)["Memory"]().to(torch.bfloat16)  # type: ignore[operator]
+    assert promoting(*given).dtype == torch.float32
+
+
+MASKED_MEAN = """
+import torch
+from torch import nn
+
+
+class MaskedTemporalPooling(nn.Module):
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        x = self.proj(x)
+        valid_lengths = mask.sum(dim=1)
+        x = (x * mask.unsqueeze(-1).float()).sum(dim=1)
+        x = x / valid_lengths.unsqueeze(-1).float().clamp(min=1)
+        return self.proj(x)
+"""
+
+
+def test_a_count_meeting_an_activation_promoted_by_a_mask_is_reported_too() -> None:
+    """pytorchvideo's masked pooling (blind set v6): `x` is float32 after the mask's product,
+    but only because of the mask; fixed, it is bf16 again and the count's cast promotes it. One
+    check reports both, as `--fix` fixes both (the count's fix is unsafe)."""
+    assert findings(MASKED_MEAN) == [("DTL003", 13, 18), ("DTL003", 14, 17)]
+    after = fixed(MASKED_MEAN, unsafe=True)
+    assert "mask.unsqueeze(-1).to(x.dtype)" in after
+    assert "valid_lengths.unsqueeze(-1).to(x.dtype).clamp(min=1)" in after
+    assert findings(after) == []
+    torch = pytest.importorskip("torch")
+    x, valid = torch.randn(2, 5, 8), torch.rand(2, 5) > 0.3
+    valid[:, 0] = True
+    torch.manual_seed(0)
+    original = executed(MASKED_MEAN)["MaskedTemporalPooling"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["MaskedTemporalPooling"]()  # type: ignore[operator]
+    assert torch.equal(original(x, valid), patched(x, valid))
+    with pytest.raises(RuntimeError):
+        original.to(torch.bfloat16)(x.bfloat16(), valid)
+    assert patched.to(torch.bfloat16)(x.bfloat16(), valid).dtype == torch.bfloat16

@@ -263,6 +263,7 @@ class FileOutcome:
     exports: dict[str, Summary] = field(default_factory=dict)
     imports: set[str] = field(default_factory=set)
     factory_imports: set[str] = field(default_factory=set)
+    plain_imports: set[str] = field(default_factory=set)
     reexports: dict[str, str] = field(default_factory=dict)
 
 
@@ -316,6 +317,7 @@ def _process_decoded(
         exports=project.exports,
         imports=project.imports,
         factory_imports=project.factory_imports,
+        plain_imports=project.plain_imports,
         reexports=project.reexports,
     )
     wants_fixes = options.fix or options.diff
@@ -372,6 +374,7 @@ def _process_large(
         exports=project.exports,
         imports=project.imports,
         factory_imports=project.factory_imports,
+        plain_imports=project.plain_imports,
         reexports=project.reexports,
     )
     if options.diff:
@@ -535,7 +538,7 @@ def lint_paths(
         for index, outcome in enumerate(outcomes)
         if not one_pass
         and (
-            needed_again(table, outcome.imports, outcome.factory_imports)
+            needed_again(table, outcome.imports, outcome.factory_imports, outcome.plain_imports)
             or (options.fix and _has_applicable_fix(outcome.diagnostics, options.unsafe))
         )
     ]

@@ -397,6 +397,7 @@ class _RangeResult:
     exports: dict[str, object] = field(default_factory=dict)
     imports: set[str] = field(default_factory=set)
     factory_imports: set[str] = field(default_factory=set)
+    plain_imports: set[str] = field(default_factory=set)
     reexports: dict[str, str] = field(default_factory=dict)
 
 
@@ -598,4 +599,5 @@ def _add_project_facts(
     into.exports.update(part.exports)  # type: ignore[arg-type]
     into.imports |= part.imports
     into.factory_imports |= part.factory_imports
+    into.plain_imports |= part.plain_imports
     into.reexports.update(part.reexports)

@@ -390,7 +390,10 @@ class CallEvaluation:
             self.module.project.factory_imports.add(qualname)
         summary = self.module.project.summaries.get(qualname)
         if summary is None:
-            return self.unknown_call(args, node)
+            result = self.unknown_call(args, node)
+            if not result.is_act:
+                self.module.project.plain_imports.add(qualname)
+            return result
         received = bound_arguments(node, summary.params, args)
         return self.summarised_call(node, qualname.rsplit(".", 1)[-1], summary, received, args)
 

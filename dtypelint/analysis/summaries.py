@@ -40,6 +40,9 @@ class ProjectContext:
     imports: set[str] = field(default_factory=set)
     #: project functions this file gives a factory's value to (parameter meetings can)
     factory_imports: set[str] = field(default_factory=set)
+    #: project functions this file calls once with no activation among the arguments: only
+    #: there a summary's tuple of activations (`Summary.items`) says more than the call did
+    plain_imports: set[str] = field(default_factory=set)
     #: a package's re-exports (`from .misc import f` in `pkg/utils/__init__.py`): the name its
     #: importers use -> the function's own qualified name
     reexports: dict[str, str] = field(default_factory=dict)
@@ -91,18 +94,21 @@ def with_reexports(table: dict[str, Summary], reexports: Mapping[str, str]) -> d
 
 
 def needed_again(
-    table: Mapping[str, Summary], imports: set[str], factory_imports: set[str]
+    table: Mapping[str, Summary],
+    imports: set[str],
+    factory_imports: set[str],
+    plain_imports: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> bool:
     """Would the project's summaries change this file's result? (engine.lint_paths, phase 2)"""
     for name in imports & table.keys():
         summary = table[name]
-        if (
-            summary.cameras
-            or summary.numpy
-            or summary.fixed
-            or summary.items
-            or summary.kernel
-            or summary.fresh
+        if summary.cameras or summary.numpy or summary.fixed or summary.kernel or summary.fresh:
+            return True
+        # A tuple of activations or unknowns, called with an activation: the call's result was
+        # an activation already, and each item is one (`summary_item_value`). Anything else
+        # in it (a camera, a helper's own factory) is news.
+        if summary.items is not None and (
+            name in plain_imports or not set(summary.items) <= {"act", None}
         ):
             return True
     return any(

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from dtypelint.analysis import FIXED, FixedCast, MatmulOperand, ModuleAnalysis
 from dtypelint.analysis.syntax import einsum_contracts, expression_root_name, last_name, walk
+from dtypelint.analysis.vocabulary import FLOAT_DTYPES
 from dtypelint.diagnostics import Diagnostic, Edit
 from dtypelint.rules.base import Invalid, Rule, make_fix
 
@@ -40,6 +41,8 @@ class OneSidedCast(Rule):
                 continue
             if operand.autocast or operand.fixed_precision or id(operand.operand) in seen:
                 continue
+            if all(_dtype_guarded(module, cast, operand) for cast in value.fixed):
+                continue  # `if w.dtype == torch.float16: w = softmax(w.float()).half()`
             casts = {id(cast.node) for cast in value.fixed}
             if operand.elementwise:
                 # A promotion raises nowhere itself: reported only where the module's own
@@ -175,6 +178,25 @@ def _compared(module: ModuleAnalysis, operand: MatmulOperand) -> bool:
         )
         for node in module.scan(operand.function.node).nodes
     )
+
+
+def _dtype_guarded(module: ModuleAnalysis, cast: FixedCast, operand: MatmulOperand) -> bool:
+    """The cast runs only where a test says a tensor already has its dtype (OPT's attention:
+    `if attn_weights.dtype == torch.float16: ... .to(torch.float16)`): it restores the run's
+    dtype there, as `.to(x.dtype)` would."""
+    for node in module.scan(operand.function.node).nodes:
+        test = getattr(node, "test", None) if isinstance(node, ast.If) else None
+        if not (
+            isinstance(test, ast.Compare)
+            and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.left, ast.Attribute)
+            and test.left.attr == "dtype"
+            and FLOAT_DTYPES.get(module.qualify(test.comparators[0]) or "") == cast.dtype
+        ):
+            continue
+        if any(cast.node is sub for stmt in node.body for sub in walk(stmt)):  # type: ignore[attr-defined]
+            return True
+    return False
 
 
 def _own_parameter(name: str) -> bool:

@@ -1010,3 +1010,41 @@ def test_a_count_meeting_an_activation_promoted_by_a_mask_is_reported_too() -> N
     with pytest.raises(RuntimeError):
         original.to(torch.bfloat16)(x.bfloat16(), valid)
     assert patched.to(torch.bfloat16)(x.bfloat16(), valid).dtype == torch.bfloat16
+
+
+GUARDED_HALF = """
+import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.q = nn.Linear(dim, dim)
+        self.v = nn.Linear(dim, dim)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        q, value_states = self.q(x), self.v(x)
+        attn_weights = torch.bmm(q, q.transpose(1, 2))
+        if attn_weights.dtype == torch.float16:
+            attn_weights = attn_weights.softmax(-1, dtype=torch.float32).to(torch.float16)
+        else:
+            attn_weights = attn_weights.softmax(-1)
+        return torch.bmm(attn_weights, value_states)
+"""
+
+
+def test_a_cast_to_the_dtype_a_test_says_the_tensor_has_is_none() -> None:
+    """OPT's attention in BLIP-2 (review round 25's false finding): the float16 cast runs only
+    where `attn_weights` is float16 already, so it restores the run's dtype; in bf16 the branch
+    is not taken. Without the test it is the seed's hazard."""
+    assert findings(GUARDED_HALF) == []
+    unguarded = GUARDED_HALF.replace("attn_weights.dtype == torch.float16", "self.training")
+    assert findings(unguarded) == [("DTL003", 18, 26)]
+    torch = pytest.importorskip("torch")
+    given = torch.randn(2, 3, 8)
+    guarded = executed(GUARDED_HALF)["Attention"]()  # type: ignore[operator]
+    assert guarded.to(torch.bfloat16)(given.bfloat16()).dtype == torch.bfloat16
+    assert guarded.half()(given.half()).dtype == torch.float16
+    with pytest.raises(RuntimeError):
+        executed(unguarded)["Attention"]().to(torch.bfloat16).train()(given.bfloat16())  # type: ignore[operator]

@@ -683,7 +683,7 @@ def precompile_dtypelint() -> str:
     spec = importlib.util.find_spec("dtypelint")
     if spec is None or not spec.submodule_search_locations:
         return "dtypelint not importable here: bytecode left as it is"
-    folder = list(spec.submodule_search_locations)[0]
+    folder = next(iter(spec.submodule_search_locations))
     completed = subprocess.run(
         [sys.executable, "-m", "compileall", "-q", folder], capture_output=True, check=False
     )

@@ -89,3 +89,26 @@ def test_fifth_blind_set_scores_as_recorded() -> None:
     assert len(expected) == 45
     assert sorted(found - expected) == []
     assert sorted(expected - found) == []
+
+
+BLIND_V6 = ROOT / "evaluation" / "blind_v6"
+#: Blind set v6 (evaluation/blind_v6/README.md): first scored at P 0.981 R 0.879 (51 of 58);
+#: kept misses, and the one finding whose line the label disputes (DTL003 is reported at the
+#: operand that meets the activation, line 28; the label marks the cast, line 27).
+KNOWN_MISSES_V6 = {
+    ("attention_fp32_softmax.py", 27, "DTL003"),
+    ("dense_heads/fcos_head.py", 22, "DTL001"),
+    ("detr3d_feature_sampling.py", 24, "DTL002"),
+    ("pillar_feature_net.py", 21, "DTL001"),
+    ("pillar_feature_net.py", 22, "DTL001"),
+}
+DISPUTED_V6 = {("attention_fp32_softmax.py", 28, "DTL003")}
+
+
+def test_sixth_blind_set_scores_as_recorded() -> None:
+    """The sixth blind set (78 files, 58 labels) is a regression guard: now P 0.981 R 0.914."""
+    expected = score.read_labels(BLIND_V6)
+    found = score.findings_to_keys(score.run_linter(BLIND_V6, sys.executable), BLIND_V6)
+    assert len(expected) == 58
+    assert found - expected == DISPUTED_V6
+    assert expected - found == KNOWN_MISSES_V6

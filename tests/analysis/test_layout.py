@@ -15,6 +15,7 @@ LAYERS = [
     "passthrough",
     "geometry",
     "roles",
+    "attributes",
     "scope",
     "expressions",
     "calls",

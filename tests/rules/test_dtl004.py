@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.helpers import dedent, findings, fixed, messages
+from tests.rules.helpers import dedent, executed, findings, fixed, messages
 
 CASES = {
     "from_numpy of np.load in a matmul (safe)": (
@@ -213,3 +213,47 @@ def test_a_helper_returning_a_numpy_array_gives_a_float64_tensor_at_the_call() -
     assert findings(code) == [("DTL004", 18, 19)]
     listed = code.replace(".reshape(-1, 2) * stride + stride / 2.0", ".reshape(-1, 2).tolist()")
     assert findings(listed) == []
+
+
+MEL_FRONT_END = """
+import numpy as np
+import torch
+from torch import nn
+
+
+def mel_filter_bank(n_freqs: int = 9, n_mels: int = 4) -> np.ndarray:
+    def hz_to_mel(f):
+        return 2595.0 * np.log10(1.0 + f / 700.0)
+
+    centers = np.linspace(0.0, hz_to_mel(8000.0), n_mels)[:, None]
+    freqs = np.linspace(0.0, hz_to_mel(8000.0), n_freqs)[None]
+    return np.maximum(0.0, 1.0 - np.abs(freqs - centers) / 1000.0)
+
+
+class LogMel(nn.Module):
+    def __init__(self, n_mels: int = 4) -> None:
+        super().__init__()
+        self.mel_basis = mel_filter_bank(n_mels=n_mels)
+        self.conv = nn.Conv1d(n_mels, 8, 1)
+
+    def forward(self, magnitudes: torch.Tensor) -> torch.Tensor:
+        filters = torch.from_numpy(self.mel_basis).to(magnitudes.device)
+        return self.conv(filters @ magnitudes)
+"""
+
+
+def test_an_array_a_helper_of_the_file_returns_is_numpy_made() -> None:
+    """Blind set v6's mel projector: `__init__` stores what a module-level helper returns, and
+    every return of it is a NumPy array (float64); `torch.from_numpy` keeps float64 and the
+    product with bf16 magnitudes raises. The helper's nested function returns are not its own."""
+    assert findings(MEL_FRONT_END) == [("DTL004", 22, 19)]
+    after = fixed(MEL_FRONT_END)
+    assert "torch.from_numpy(self.mel_basis).to(magnitudes.dtype).to(magnitudes.device)" in after
+    torch = pytest.importorskip("torch")
+    given = torch.rand(2, 9, 5)
+    original = executed(MEL_FRONT_END)["LogMel"]()  # type: ignore[operator]
+    with pytest.raises(RuntimeError):
+        original.to(torch.bfloat16)(given.bfloat16())
+    torch.manual_seed(0)
+    patched = executed(after)["LogMel"]()  # type: ignore[operator]
+    assert patched.to(torch.bfloat16)(given.bfloat16()).dtype == torch.bfloat16

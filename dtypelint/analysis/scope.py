@@ -250,7 +250,7 @@ def _root_reason(
             return None
         if loss_name(cls.name) and not name.startswith("_") and info.is_tensor_taking:
             return "loss"
-        if never_low_class(cls):
+        if never_low_class(cls) or cls.name in facts.numpy_classes:
             return None
     # A public function or method taking tensors (on evidence): a library's tensor-generic API,
     # unless it feeds a compiled extension, whose kernels fix the dtype (gsplat's rasterizer), or
@@ -271,6 +271,10 @@ class _InitFacts:
 
     calls: set[str]  # methods they call (`self._backbone.get_output_channels()`): init-time
     tensor_classes: set[str]  # classes whose `__init__` takes tensors (RAFT's `CorrBlock`)
+    #: plain classes a method of which hands tensors to NumPy (mmtrack's camera motion
+    #: compensation: `img.cpu().numpy()` for cv2, then boxes warped by cv2's float32 matrix):
+    #: trackers and post-processing around a model, float32 by design
+    numpy_classes: set[str]
 
     @classmethod
     def of(cls, functions: Sequence[FunctionInfo], classes: dict[str, ClassInfo]) -> _InitFacts:
@@ -288,7 +292,15 @@ class _InitFacts:
             for info in functions
             if info.node.name == "__init__" and info.class_name and info.tensor_params
         }
-        return cls(calls, holders)  # type: ignore[arg-type]
+        bridges = {
+            info.class_name
+            for info in functions
+            if info.to_numpy
+            and (owner := classes.get(info.class_name or "")) is not None
+            and not owner.is_module
+            and set(owner.bases) <= {"object"}  # a base we cannot see may be a module's
+        }
+        return cls(calls, holders, bridges)  # type: ignore[arg-type]
 
 
 def _takes_inputs(info: FunctionInfo) -> bool:

@@ -1936,3 +1936,40 @@ def test_a_list_slot_replaced_by_an_activation_is_no_write() -> None:
     prediction = torch.rand(2, 5, 8).bfloat16()
     kept = executed(NMS_PLACEHOLDERS)["non_max_suppression"](prediction, 0.0)  # type: ignore[operator]
     assert all(out.dtype == torch.bfloat16 for out in kept)
+
+
+CAMERA_MOTION = """
+import numpy as np
+import torch
+
+
+class CameraMotionCompensation:
+    def get_warp_matrix(self, img: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(np.eye(2, 3, dtype=np.float32))
+
+    def warp_bboxes(self, bboxes: torch.Tensor, warp_matrix: torch.Tensor) -> torch.Tensor:
+        tl = torch.cat((bboxes[:, :2], torch.ones(bboxes.shape[0], 1).to(bboxes.device)), dim=1)
+        return torch.mm(warp_matrix, tl.t()).t()
+
+    def track(self, img: torch.Tensor, bboxes: torch.Tensor) -> torch.Tensor:
+        warp_matrix = self.get_warp_matrix(img.squeeze(0).cpu().numpy())
+        return self.warp_bboxes(bboxes, warp_matrix)
+"""
+
+
+def test_a_plain_class_that_hands_tensors_to_numpy_is_post_processing() -> None:
+    """mmtrack's camera motion compensation (review round 26's broken fix): the tracker warps
+    boxes with cv2's float32 matrix, and the float32 ones promote the boxes so that `mm` runs;
+    `dtype=bboxes.dtype` made it raise with bf16 boxes. A plain class one of whose methods hands
+    tensors to NumPy is post-processing around a model, out of the default scope."""
+    assert findings(CAMERA_MOTION) == []
+    without_numpy = CAMERA_MOTION.replace("img.squeeze(0).cpu().numpy()", "img")
+    assert findings(without_numpy) == [("DTL001", 10, 40)]
+    torch = pytest.importorskip("torch")
+    tracker = executed(CAMERA_MOTION)["CameraMotionCompensation"]()  # type: ignore[operator]
+    boxes = torch.rand(3, 4).bfloat16()
+    assert tracker.track(torch.rand(1, 3, 4, 4), boxes).dtype == torch.float32  # it runs
+    fixed_code = fixed(without_numpy)
+    patched = executed(fixed_code)["CameraMotionCompensation"]()  # type: ignore[operator]
+    with pytest.raises(RuntimeError):
+        patched.track(torch.rand(1, 3, 4, 4), boxes)  # why it is left out

@@ -123,8 +123,7 @@ class TorchCallEvaluation:
         if dtype is not None:  # `F.softmax(scores, dim=-1, dtype=torch.float32)`: a cast
             return self.dtype_value(*dtype, cast_node=node, receiver_node=node)
         if qualname == "torch.nn.functional.binary_cross_entropy":
-            # the one loss that raises on mixed dtypes (`Found dtype Float but expected
-            # BFloat16`): `F.binary_cross_entropy(pred, target.float())` is DTL003's
+            # the one loss raising on mixed dtypes: `F.binary_cross_entropy(p, t.float())`
             given = args + [(v, val) for k, v, val in kwargs if k in ("input", "target")]
             self.matmul_operands_check(node, "F.binary_cross_entropy", given[:2])
         if qualname in INT_TORCH_FUNCS:
@@ -136,9 +135,8 @@ class TorchCallEvaluation:
         if qualname in FLOAT32_ONLY_FUNCS and any(
             v.flags & (ACT | FIXED) and not v.is_camera for _, v in args
         ):
-            # No low-precision kernel: in a run that works, every operand is float32 or wider
-            # (`cholesky_solve(f, L)` makes `f` so), and so is the result. A camera inverted stays
-            # a camera (the generic path), for DTL002 where it meets points.
+            # No low-precision kernel: where it runs, its operands and result are float32 or
+            # wider (`cholesky_solve(f, L)`). An inverted camera stays one (DTL002's, below).
             if any(v.is_act for _, v in args):
                 self.info.float32_numerics = True
             return Value(FIXED)
@@ -294,8 +292,7 @@ class TorchCallEvaluation:
                 for leaf in leaves
                 if isinstance(leaf, ast.Constant) and isinstance(leaf.value, int)
             ]
-            # Small int literals are a float quantity written with ints (the fix log's
-            # `[0, 1, 0]`); large ones are hash primes or ids, integer math by design.
+            # Small int literals: a float quantity (`[0, 1, 0]`); large ones: hash primes, ids.
             record.int_literal_vector = bool(leaves) and len(numbers) == len(leaves)
             record.largest_literal = max((abs(n) for n in numbers), default=0)
             record.literal_count = len(numbers)
@@ -448,10 +445,15 @@ class TorchCallEvaluation:
         return None
 
     def given_dtype(self, dtype: ast.expr) -> Value:
-        """What a call given `dtype=` makes; `dtype=torch.float` spelled out is float on purpose."""
-        made = self.dtype_value(dtype, self.eval(dtype))
-        if made is EMPTY and (self.qualify(dtype) or "") in FLOAT_DTYPES:
-            return Value(FIXED)
+        """What a call given `dtype=` makes; `dtype=torch.float32` spelled out is a fixed dtype,
+        DTL003's where it meets activations in a product or a layer (SAM2's position grid)."""
+        made, qualname = self.dtype_value(dtype, self.eval(dtype)), self.qualify(dtype) or ""
+        if made is EMPTY and qualname in FLOAT_DTYPES:
+            cast = FixedCast(
+                dtype, FLOAT_DTYPES[qualname], dtype, self.bound_act_names(), made=True
+            )
+            self.record_once(dtype, self.module.fixed_casts, cast)
+            return Value(FIXED, fixed=frozenset({cast}))
         return made
 
     def fixed_cast(

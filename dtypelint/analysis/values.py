@@ -209,6 +209,9 @@ class FixedCast:
     #: "mask" (a bool tensor: 0 and 1 are exact in every float dtype), "count" (an integer
     #: tensor), or "" (a float or unknown one, the activations themselves included)
     receiver_kind: str = ""
+    #: a factory given the dtype (`torch.ones(..., dtype=torch.float32)`): `node` is the dtype
+    #: expression, which a fix rewrites
+    made: bool = False
 
 
 @dataclass(eq=False)

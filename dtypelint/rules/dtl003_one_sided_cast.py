@@ -88,12 +88,12 @@ class OneSidedCast(Rule):
         op_name = "`@`" if operand.op_name == "@" else f"`{operand.op_name.lstrip('.')}`"
         where = f"activation '{other}'" if other else "an activation"
         message = (
-            f"'{text}' is cast to {cast.dtype} ({_cast_text(module, cast)}) but meets {where}"
+            f"'{text}' is {_made_or_cast(cast)} ({_cast_text(module, cast)}) but meets {where}"
             f" in {op_name}, which has the run's dtype"
         )
         if _layer_call(operand):  # `self.fc(x.float())`: the layer's weights are the other side
             message = (
-                f"'{text}' is cast to {cast.dtype} ({_cast_text(module, cast)}) but is given to"
+                f"'{text}' is {_made_or_cast(cast)} ({_cast_text(module, cast)}) but is given to"
                 f" {op_name}, whose weights have the run's dtype (without autocast the call raises)"
             )
         if other is None:
@@ -147,7 +147,7 @@ def _own_cast(module: ModuleAnalysis, cast: FixedCast, operand: MatmulOperand) -
     """The cast a fix replaces must be the operand's own, written in it or on the same variable
     (`w = w.half(); ... w @ v`), not one of several that fed it."""
     return _within(module, cast.node, operand.operand) or _assigned_to(
-        module, cast.node, expression_root_name(operand.operand)
+        module, cast.node, expression_root_name(operand.operand), cast.made
     )
 
 
@@ -242,7 +242,13 @@ def _cast_start(module: ModuleAnalysis, cast: FixedCast) -> int:
     return dot if dot >= 0 else receiver_end
 
 
+def _made_or_cast(cast: FixedCast) -> str:
+    return f"made in {cast.dtype}" if cast.made else f"cast to {cast.dtype}"
+
+
 def _cast_text(module: ModuleAnalysis, cast: FixedCast) -> str:
+    if cast.made:  # `torch.ones(..., dtype=torch.float32)`
+        return f"dtype={module.text(cast.node)}"
     source = module.source
     text = source.text[_cast_start(module, cast) : source.offset(source.end(cast.node))]
     given = [k for k in getattr(cast.node, "keywords", ()) if k.arg == "dtype"]
@@ -252,8 +258,11 @@ def _cast_text(module: ModuleAnalysis, cast: FixedCast) -> str:
 
 
 def _replace_cast(module: ModuleAnalysis, cast: FixedCast, other: str) -> Edit:
-    """`x.half()` / `x.to(torch.float16)` -> `x.to(other.dtype)`: replace the cast's call."""
+    """`x.half()` / `x.to(torch.float16)` -> `x.to(other.dtype)`: replace the cast's call;
+    `dtype=torch.float32` given to a factory -> `dtype=other.dtype`."""
     source = module.source
+    if cast.made:
+        return Edit(f"{other}.dtype", source.start(cast.node), source.end(cast.node))
     start = source.location_at(_cast_start(module, cast))
     return Edit(f".to({other}.dtype)", start, source.end(cast.node))
 
@@ -268,12 +277,22 @@ def _within(module: ModuleAnalysis, node: ast.AST, container: ast.AST) -> bool:
     )
 
 
-def _assigned_to(module: ModuleAnalysis, node: ast.AST, name: str | None) -> bool:
+def _assigned_to(
+    module: ModuleAnalysis, node: ast.AST, name: str | None, made: bool = False
+) -> bool:
     """`weights = torch.softmax(...).half()`: the cast is the whole value of the operand's name
-    (so replacing it changes that name only, not another value it also fed)."""
+    (so replacing it changes that name only, not another value it also fed); `made`: the
+    dtype given to the factory that is the whole value (`k = torch.full(..., dtype=...)`)."""
     return name is not None and any(
         isinstance(stmt, ast.Assign)
-        and stmt.value is node
+        and (
+            stmt.value is node
+            or (
+                made
+                and isinstance(stmt.value, ast.Call)
+                and any(keyword.value is node for keyword in stmt.value.keywords)
+            )
+        )
         and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
         for stmt in ast.walk(module.tree)
     )

@@ -1048,3 +1048,61 @@ def test_a_cast_to_the_dtype_a_test_says_the_tensor_has_is_none() -> None:
     assert guarded.half()(given.half()).dtype == torch.float16
     with pytest.raises(RuntimeError):
         executed(unguarded)["Attention"]().to(torch.bfloat16).train()(given.bfloat16())  # type: ignore[operator]
+
+
+MADE_IN_FLOAT32 = """
+import torch
+from torch import nn
+
+
+class PositionEmbeddingRandom(nn.Module):
+    def __init__(self, num_pos_feats: int = 4) -> None:
+        super().__init__()
+        self.register_buffer("positional_encoding_gaussian_matrix", torch.randn((2, num_pos_feats)))
+        self.proj = nn.Linear(8, 8)
+
+    def _pe_encoding(self, coords: torch.Tensor) -> torch.Tensor:
+        coords = (2 * coords - 1) @ self.positional_encoding_gaussian_matrix
+        return torch.cat([torch.sin(coords), torch.cos(coords)], dim=-1)
+
+    def forward(self, size: tuple[int, int]) -> torch.Tensor:
+        h, w = size
+        device = self.positional_encoding_gaussian_matrix.device
+        grid = torch.ones((h, w), device=device, dtype=torch.float32)
+        y_embed = (grid.cumsum(dim=0) - 0.5) / h
+        x_embed = (grid.cumsum(dim=1) - 0.5) / w
+        return self._pe_encoding(torch.stack([x_embed, y_embed], dim=-1))
+
+    def smooth(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.proj(x)
+        kernel = torch.full((4, 4), 0.25, device=x.device, dtype=torch.float32)
+        return kernel @ x
+"""
+
+
+def test_a_factory_made_in_a_fixed_dtype_is_a_cast_where_it_meets_activations() -> None:
+    """SAM's and SAM2's `get_dense_pe` (round 24's and 25's missed-real, five copies on the
+    corpora): a grid made with `dtype=torch.float32` reaches a method multiplying it with a
+    buffer, which `module.to(torch.bfloat16)` converted; the product raises on every decode.
+    Reported as a cast; where the factory is the operand's whole value the fix gives it the
+    other side's dtype (`dtype=x.dtype`), safe as a cast's fix is."""
+    assert findings(MADE_IN_FLOAT32) == [("DTL003", 21, 34), ("DTL003", 26, 16)]
+    assert messages(MADE_IN_FLOAT32)[0].startswith(
+        "'torch.stack([x_embed, y_embed], dim=-1)' is made in float32 (dtype=torch.float32) but"
+        " meets activation 'self.positional_encoding_gaussian_matrix' in `self._pe_encoding`"
+    )
+    after = fixed(MADE_IN_FLOAT32)
+    assert "kernel = torch.full((4, 4), 0.25, device=x.device, dtype=x.dtype)" in after
+    assert "grid = torch.ones((h, w), device=device, dtype=torch.float32)" in after  # no fix
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    original = executed(MADE_IN_FLOAT32)["PositionEmbeddingRandom"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["PositionEmbeddingRandom"]()  # type: ignore[operator]
+    x = torch.randn(4, 8)
+    assert torch.equal(original.smooth(x), patched.smooth(x))
+    original, patched = original.to(torch.bfloat16), patched.to(torch.bfloat16)
+    for call in (lambda m: m((3, 3)), lambda m: m.smooth(x.bfloat16())):
+        with pytest.raises(RuntimeError):
+            call(original)
+    assert patched.smooth(x.bfloat16()).dtype == torch.bfloat16

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -382,3 +383,43 @@ class ExpressionEvaluation:
             if base.flags & SEQUENCE
             else base
         )
+
+
+def literal_kind(node: ast.AST, value: Value) -> str | None:
+    """float | int | None (a list of tensors: their dtype) for a literal given to torch.tensor()."""
+    if isinstance(node, ast.ListComp):
+        return "float"
+    saw_float = saw_int = saw_unknown = False
+    for leaf, leaf_value in literal_leaves(node, value):
+        number = leaf.operand if isinstance(leaf, ast.UnaryOp) else leaf
+        if isinstance(number, ast.Constant) and isinstance(number.value, (int, float)):
+            if isinstance(number.value, float):
+                saw_float = True
+            else:
+                saw_int = True
+        elif leaf_value.flags & (ACT | FIXED | CAMERA):
+            return None
+        elif isinstance(number, ast.BinOp) and isinstance(number.op, ast.Div):
+            saw_float = True  # `2 / W`: true division makes a float, even of two ints
+        elif leaf_value.flags & PY_FLOAT:
+            saw_float = True
+        elif leaf_value.flags & PY_NUMBER:
+            saw_int = True
+        else:
+            saw_unknown = True
+    if saw_float:
+        return "float"
+    if saw_int:
+        return "int"  # ints beside names we cannot see: `[1, merge, merge]`
+    return None if saw_unknown else "float"
+
+
+def literal_leaves(node: ast.AST, value: Value) -> Iterator[tuple[ast.AST, Value]]:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = (
+            value.items if value.items is not None and len(value.items) == len(node.elts) else None
+        )
+        for index, element in enumerate(node.elts):
+            yield from literal_leaves(element, items[index] if items else EMPTY)
+    else:
+        yield node, value

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import replace
 
+from dtypelint.analysis.expressions import literal_kind, literal_leaves
 from dtypelint.analysis.roles import cast_receiver_kind, non_tensor_name
 from dtypelint.analysis.syntax import (
     constant_string,
@@ -59,6 +59,7 @@ from dtypelint.analysis.vocabulary import (
     LIKE_FACTORIES,
     MATMUL_FUNCS,
     REAL_INPUT_FFTS,
+    SAME_DTYPE_PREFIXES,
     STRICT_FUNCS,
     TENSOR_KEYWORDS,
     TENSOR_TYPES,
@@ -178,6 +179,8 @@ class TorchCallEvaluation:
             )
             if short in ("maximum", "minimum", "eq", "ne", "lt", "gt", "le", "ge"):
                 kind = "compare" if short in ("eq", "ne", "lt", "gt", "le", "ge") else kind
+            if kind == "strict" and short.startswith(SAME_DTYPE_PREFIXES):  # a cast grid too
+                self.matmul_operands_check(node, f"F.{short}", tensor_operands[:2])
             result = self.meet(tensor_operands, node, kind)
             return compared(tensor_operands) if kind == "compare" else result
         if qualname.startswith("torch.nn.functional.") and tensor_operands:
@@ -220,6 +223,7 @@ class TorchCallEvaluation:
         return self.sampled(node, self.eval_args(node))
 
     def sampled(self, node: ast.Call, args: list[tuple[ast.expr, Value]]) -> Value:
+        self.matmul_operands_check(node, "point_sample", args[:2])  # type: ignore[arg-type]
         self.meet(args[:2], node, "strict")  # type: ignore[arg-type]
         return Value(ACT) if args[0][1].is_act else self.unknown_call(args, node)
 
@@ -558,43 +562,3 @@ def _names_an_index(node: ast.AST) -> bool:
     return is_integer_name(name) or bool(
         words & {"id", "token", "pad", "padding", "ignore", "num", "n", "class", "classes", "value"}
     )
-
-
-def literal_kind(node: ast.AST, value: Value) -> str | None:
-    """float | int | None (a list of tensors: their dtype) for a literal given to torch.tensor()."""
-    if isinstance(node, ast.ListComp):
-        return "float"
-    saw_float = saw_int = saw_unknown = False
-    for leaf, leaf_value in literal_leaves(node, value):
-        number = leaf.operand if isinstance(leaf, ast.UnaryOp) else leaf
-        if isinstance(number, ast.Constant) and isinstance(number.value, (int, float)):
-            if isinstance(number.value, float):
-                saw_float = True
-            else:
-                saw_int = True
-        elif leaf_value.flags & (ACT | FIXED | CAMERA):
-            return None
-        elif isinstance(number, ast.BinOp) and isinstance(number.op, ast.Div):
-            saw_float = True  # `2 / W`: true division makes a float, even of two ints
-        elif leaf_value.flags & PY_FLOAT:
-            saw_float = True
-        elif leaf_value.flags & PY_NUMBER:
-            saw_int = True
-        else:
-            saw_unknown = True
-    if saw_float:
-        return "float"
-    if saw_int:
-        return "int"  # ints beside names we cannot see: `[1, merge, merge]`
-    return None if saw_unknown else "float"
-
-
-def literal_leaves(node: ast.AST, value: Value) -> Iterator[tuple[ast.AST, Value]]:
-    if isinstance(node, (ast.List, ast.Tuple)):
-        items = (
-            value.items if value.items is not None and len(value.items) == len(node.elts) else None
-        )
-        for index, element in enumerate(node.elts):
-            yield from literal_leaves(element, items[index] if items else EMPTY)
-    else:
-        yield node, value

@@ -66,6 +66,11 @@ STRICT_FUNCS = frozenset(
 )  # fmt: skip
 
 
+#: Among them, those whose two first operands are data (not an index): a cast one is DTL003's,
+#: as a matmul operand is (`F.grid_sample(x, grid.float())` raises in bf16).
+SAME_DTYPE_PREFIXES = ("grid_sample", "conv", "scaled_dot_product_attention")
+
+
 STRICT_METHODS = frozenset(
     {"cross", "scatter_", "scatter", "scatter_add_", "scatter_add", "scatter_reduce_",
      "scatter_reduce", "index_add_", "index_add", "index_copy_", "index_copy", "masked_scatter_",

@@ -43,6 +43,12 @@ class OneSidedCast(Rule):
                 continue
             if all(_dtype_guarded(module, cast, operand) for cast in value.fixed):
                 continue  # `if w.dtype == torch.float16: w = softmax(w.float()).half()`
+            if all(cast.made for cast in value.fixed) and (
+                value.is_act or all(_not_given_a_tensor(module, c, operand) for c in value.fixed)
+            ):
+                # made in float32 on one path only (`if not isinstance(h, torch.Tensor): h =
+                # torch.tensor(h, dtype=torch.float)`): the path given a tensor is the model's
+                continue
             casts = {id(cast.node) for cast in value.fixed}
             if operand.elementwise:
                 # A promotion raises nowhere itself: reported only where the module's own
@@ -77,6 +83,8 @@ class OneSidedCast(Rule):
                 continue
             if _layer_call(operand) and casts & reported_casts:
                 continue  # a product of the reported cast, given on to a layer: one hazard
+            if operand.op_name.startswith(("F.", "point_sample")) and casts <= reported_casts:
+                continue  # a grid the reported cast promoted (`grid.float() + flow`): one hazard
             seen.add(id(operand.operand))
             reported_casts |= casts
             yield self.report(module, operand)
@@ -195,6 +203,23 @@ def _dtype_guarded(module: ModuleAnalysis, cast: FixedCast, operand: MatmulOpera
         ):
             continue
         if any(cast.node is sub for stmt in node.body for sub in walk(stmt)):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+def _not_given_a_tensor(module: ModuleAnalysis, cast: FixedCast, operand: MatmulOperand) -> bool:
+    """The cast runs only where a name is no tensor: `if not isinstance(h0, torch.Tensor):`."""
+    for node in module.scan(operand.function.node).nodes:
+        test = node.test if isinstance(node, ast.If) else None
+        if not (
+            isinstance(test, ast.UnaryOp)
+            and isinstance(test.op, ast.Not)
+            and isinstance(test.operand, ast.Call)
+            and last_name(test.operand.func) == "isinstance"
+            and "Tensor" in module.text(test.operand)
+        ):
+            continue
+        if any(cast.node is sub for stmt in node.body for sub in walk(stmt)):
             return True
     return False
 

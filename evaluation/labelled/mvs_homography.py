@@ -24,6 +24,6 @@ def homo_warping(src_fea, src_proj, ref_proj, depth_values):
         grid_y = warped_xy[:, 1] / ((H - 1) / 2) - 1
         grid = torch.stack((grid_x, grid_y), dim=3)
     warped = F.grid_sample(
-        src_fea, grid.view(B, D * H, W, 2), mode="bilinear", padding_mode="zeros", align_corners=True
+        src_fea, grid.view(B, D * H, W, 2), mode="bilinear", padding_mode="zeros", align_corners=True  # expect: DTL003
     )
     return warped.view(B, C, D, H, W)

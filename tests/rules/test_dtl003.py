@@ -1106,3 +1106,79 @@ def test_a_factory_made_in_a_fixed_dtype_is_a_cast_where_it_meets_activations() 
         with pytest.raises(RuntimeError):
             call(original)
     assert patched.smooth(x.bfloat16()).dtype == torch.bfloat16
+
+
+SAMPLED = """
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def flow_warp(x: torch.Tensor, flow: torch.Tensor) -> torch.Tensor:
+    _, _, h, w = x.size()
+    grid_y, grid_x = torch.meshgrid(torch.arange(0, h), torch.arange(0, w), indexing="ij")
+    grid = torch.stack((grid_x, grid_y), 2).float()
+    vgrid = grid + flow
+    vgrid_x = 2.0 * vgrid[:, :, :, 0] / max(w - 1, 1) - 1.0
+    vgrid_y = 2.0 * vgrid[:, :, :, 1] / max(h - 1, 1) - 1.0
+    vgrid_scaled = torch.stack((vgrid_x, vgrid_y), dim=3)
+    return F.grid_sample(x, vgrid_scaled, align_corners=True)
+
+
+class TriPlane(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.planes = nn.Conv2d(4, 4, 1)
+
+    def forward(self, feats: torch.Tensor, coordinates: torch.Tensor) -> torch.Tensor:
+        plane_features = self.planes(feats)
+        return F.grid_sample(plane_features, coordinates.float(), align_corners=False)
+"""
+
+
+def test_a_cast_grid_given_to_grid_sample_is_a_cast_operand() -> None:
+    """basicsr's `flow_warp` and EG3D's tri-plane sampling (review round 25's missed-real): a
+    grid cast to float32 (or a count grid promoted by it) meets bf16 features in
+    `F.grid_sample`, which raises `expected scalar type BFloat16 but found Float`. The grid's own
+    cast gets the features' dtype (safe: where the original runs, the cast is the same); the
+    grid built from an earlier cast is reported without a fix."""
+    assert findings(SAMPLED) == [("DTL003", 14, 29), ("DTL003", 24, 46)]
+    after = fixed(SAMPLED)
+    assert "F.grid_sample(plane_features, coordinates.to(plane_features.dtype)," in after
+    torch = pytest.importorskip("torch")
+    x, flow = torch.randn(1, 2, 4, 4), torch.zeros(1, 4, 4, 2)
+    before = executed(SAMPLED)
+    with pytest.raises(RuntimeError):
+        before["flow_warp"](x.bfloat16(), flow.bfloat16())  # type: ignore[operator]
+    feats, coords = torch.randn(1, 4, 4, 4), torch.rand(1, 3, 3, 2) * 2 - 1
+    torch.manual_seed(0)
+    original = before["TriPlane"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["TriPlane"]()  # type: ignore[operator]
+    assert torch.equal(original(feats, coords), patched(feats, coords))
+    with pytest.raises(RuntimeError):
+        original.to(torch.bfloat16)(feats.bfloat16(), coords)
+    assert patched.to(torch.bfloat16)(feats.bfloat16(), coords).dtype == torch.bfloat16
+
+
+def test_a_filter_made_in_float32_only_when_not_given_a_tensor_is_no_finding() -> None:
+    """pytorch_wavelets' `afb1d`: a filter given as a list is made float32 (`if not
+    isinstance(h0, torch.Tensor)`), but a module passes its registered buffers, converted with
+    it. Made on every path, the filter is the hazard (`F.conv2d` raises on mixed dtypes)."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+
+        def afb1d(x: torch.Tensor, h0):
+            if not isinstance(h0, torch.Tensor):
+                h0 = torch.tensor(h0, dtype=torch.float, device=x.device)
+            h = torch.cat([h0.reshape(1, 1, 1, -1)] * x.shape[1], dim=0)
+            return F.conv2d(x, h, groups=x.shape[1])
+    """
+    assert findings(code) == []
+    always = code.replace(
+        "            if not isinstance(h0, torch.Tensor):\n                h0 = torch.tensor(",
+        "            h0 = torch.tensor(",
+    )
+    assert always != code
+    assert findings(always) == [("DTL003", 7, 24)]

@@ -5,6 +5,7 @@ NumPy array, or something else (part of `ModuleAnalysis`, read while collecting 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from dtypelint.analysis.roles import annotation_kind
 from dtypelint.analysis.syntax import (
@@ -35,8 +36,7 @@ class AttributeKinds:
     module_constants: dict[str, ast.expr]  # `MEAN = np.array(...)` at module level
     _complex_methods: dict[str, bool]  # methods already found to return complex tensors
 
-    def qualify(self, node: ast.AST, local: dict | None = None) -> str | None:
-        raise NotImplementedError  # ModuleAnalysis.qualify
+    qualify: Callable[..., str | None]  # the dotted name an expression stands for
 
     def _tensor_kind(
         self, value: ast.AST, local: dict[str, ast.AST] | None = None, depth: int = 0

@@ -33,12 +33,12 @@ from dtypelint.analysis.values import (
     SEQUENCE,
     TENSOR_DICT,
     TENSORISH,
-    ZERO_DIM,
     FactoryCall,
     Summary,
     Value,
     compared,
     options_value,
+    reduced,
     union_all,
 )
 from dtypelint.analysis.vocabulary import (
@@ -407,14 +407,9 @@ class CallEvaluation:
             receiver = replace(receiver, flags=receiver.flags & ~ONE_DIM)  # may reshape it
         if name in FIXED_CAST_METHODS:
             return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[name], receiver)
-        if (
-            name in FULL_REDUCTIONS
-            and not args
-            and not kwargs
-            and receiver.flags & (FIXED | ACT)
-            and not receiver.flags & SEQUENCE
-        ):
-            return replace(receiver, flags=receiver.flags | ZERO_DIM)  # `m.float().sum()`: 0-dim
+        full = name in FULL_REDUCTIONS and not args and not kwargs  # `m.float().sum()`: 0-dim
+        if full and (scalar := reduced(receiver)) is not None:
+            return scalar
         if (
             name in ("masked_fill", "masked_fill_")
             and len(node.args) > 1

@@ -35,8 +35,6 @@ from dtypelint.analysis.values import (
     compared,
     element_of,
     join,
-    number_attribute_value,
-    number_list_value,
     options_value,
     union,
     union_all,
@@ -423,3 +421,41 @@ def literal_leaves(node: ast.AST, value: Value) -> Iterator[tuple[ast.AST, Value
             yield from literal_leaves(element, items[index] if items else EMPTY)
     else:
         yield node, value
+
+
+def number_list_value(node: ast.AST | None) -> Value | None:
+    """The value of a literal list/tuple of numbers (`(0.485, 0.456, 0.406)`), else None."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
+        return None
+    numbers = [e.operand if isinstance(e, ast.UnaryOp) else e for e in node.elts]
+    if not all(
+        isinstance(n, ast.Constant)
+        and isinstance(n.value, (int, float))
+        and not isinstance(n.value, bool)
+        for n in numbers
+    ):
+        return None
+    floats = any(isinstance(n.value, float) for n in numbers)  # type: ignore[attr-defined]
+    return Value(SEQUENCE | PY_NUMBER | (PY_FLOAT if floats else 0))
+
+
+def number_default_value(node: ast.AST | None) -> Value | None:
+    """The value of a parameter whose default is a number (`truncation=-1.0`), else None: a
+    number whatever the body does with it, so never a dtype source."""
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
+        return None
+    return Value(PY_NUMBER | PY_FLOAT) if type(node.value) is float else Value(PY_NUMBER)
+
+
+def number_attribute_value(node: ast.AST | None) -> Value | None:
+    """A plain attribute holding a Python number (`self.vx = 0.2`, `self.vx = float(v)`, or
+    each of `self.vx, self.vy = (float(v) for v in size)`), else None."""
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
+        node = node.elt
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        if node.func.id == "float":
+            return Value(PY_NUMBER | PY_FLOAT)
+        return Value(PY_NUMBER) if node.func.id == "int" else None
+    return number_default_value(node)

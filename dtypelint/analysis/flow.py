@@ -8,7 +8,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dtypelint.analysis.calls import CallEvaluation
-from dtypelint.analysis.expressions import ExpressionEvaluation
+from dtypelint.analysis.expressions import (
+    ExpressionEvaluation,
+    number_default_value,
+    number_list_value,
+)
 from dtypelint.analysis.geometry import ambiguous_camera_name, weak_camera_name
 from dtypelint.analysis.meetings import MeetingRecorder
 from dtypelint.analysis.passthrough import (
@@ -65,8 +69,6 @@ from dtypelint.analysis.values import (
     Value,
     element_of,
     narrowed_env,
-    number_default_value,
-    number_list_value,
     union,
 )
 from dtypelint.analysis.vocabulary import (

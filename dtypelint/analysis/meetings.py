@@ -27,13 +27,14 @@ from dtypelint.analysis.values import (
     FIXED,
     INT,
     MODULE,
-    SEQUENCE,
     ZERO_DIM,
     MatmulOperand,
     Meet,
     Summary,
     Value,
+    dtype_source,
     join,
+    masks_or_counts,
     promoted,
 )
 from dtypelint.analysis.vocabulary import (
@@ -193,7 +194,7 @@ class MeetingRecorder:
             casts = value.fixed
             if operand is None or value.flags & (ACT | ZERO_DIM) or not value.flags & FIXED:
                 continue
-            if not casts or not all(cast.receiver_kind for cast in casts):
+            if not masks_or_counts(casts):
                 continue
             others = [
                 (n, v)
@@ -267,15 +268,7 @@ class MeetingRecorder:
                 )
                 if sub.startswith("self.") and self.cls and sub[5:] in self.cls.conditional_attrs:
                     continue  # `self.w_avg` registered only for some options: maybe missing
-                if (
-                    value is not None
-                    and value.is_act
-                    and not value.alias
-                    # a dtype source must be a floating tensor: not a submodule (`self.proj`
-                    # has no `.dtype`), an index or mask, or a value cast to a fixed dtype
-                    and not value.flags & (MODULE | INT | BOOL | COMPLEX | SEQUENCE)
-                    and (not value.flags & FIXED or promoted(value))
-                ):
+                if value is not None and dtype_source(value):
                     names.append(sub)
         if not names:
             names = self._submodule_weights(acts)

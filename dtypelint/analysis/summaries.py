@@ -97,7 +97,7 @@ def needed_again(
     table: Mapping[str, Summary],
     imports: set[str],
     factory_imports: set[str],
-    plain_imports: set[str] = frozenset(),  # type: ignore[assignment]
+    plain_imports: set[str],
 ) -> bool:
     """Would the project's summaries change this file's result? (engine.lint_paths, phase 2)"""
     for name in imports & table.keys():

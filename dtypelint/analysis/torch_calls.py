@@ -41,8 +41,9 @@ from dtypelint.analysis.values import (
     FixedCast,
     Value,
     compared,
+    dtype_source,
     join,
-    promoted,
+    reduced,
 )
 from dtypelint.analysis.vocabulary import (
     AUTOCAST_FUNCS,
@@ -129,10 +130,9 @@ class TorchCallEvaluation:
             self.matmul_operands_check(node, "F.binary_cross_entropy", given[:2])
         if qualname in INT_TORCH_FUNCS:
             return Value(INT)
-        if short in FULL_REDUCTIONS and len(args) == 1 and not kwargs:
-            reduced = args[0][1]  # `torch.mean(x)`: a 0-dim tensor, a number to type promotion
-            if reduced.flags & (ACT | FIXED) and not reduced.flags & SEQUENCE:
-                return replace(reduced, flags=reduced.flags | ZERO_DIM, items=None)
+        full = short in FULL_REDUCTIONS and len(args) == 1 and not kwargs  # `torch.mean(x)`
+        if full and (scalar := reduced(args[0][1])) is not None:
+            return scalar
         if qualname in FLOAT32_ONLY_FUNCS and any(
             v.flags & (ACT | FIXED) and not v.is_camera for _, v in args
         ):
@@ -335,10 +335,7 @@ class TorchCallEvaluation:
         return frozenset(
             name
             for name, value in self.env.items()
-            if value.is_act
-            and not value.alias
-            and not value.flags & (BINDING | INT | BOOL | MODULE | SEQUENCE | COMPLEX)
-            and (not value.flags & FIXED or promoted(value))  # `x` of `x = x * m.float()`
+            if dtype_source(value) and not value.flags & BINDING
         )
 
     def new_factory(self, node: ast.Call, short: str, integer: bool) -> FactoryCall:

@@ -345,8 +345,9 @@ def join(values: Iterable[Value]) -> Value:
         # Promoted by mask or count casts only (`x * keep.float()`), it is still the activation
         # once those are fixed: what meets it later meets an activation (one check, all fixes).
         met = any(v.flags & ACT and not v.flags & FIXED for v in values)  # not a path's union
-        promoted = ACT if met and fixed and all(cast.receiver_kind for cast in fixed) else 0
-        return Value(FIXED | promoted, fixed=fixed, params=params)
+        return Value(
+            FIXED | (ACT if met and masks_or_counts(fixed) else 0), fixed=fixed, params=params
+        )
     if flags & TENSORISH or factories or int_factories:
         flags &= ~(PY_NUMBER | PY_FLOAT)  # `x * 0.5` is a tensor, not a Python number
     if flags & ACT and factories and all(v.flags & ZERO_DIM for v in values if v.is_act):
@@ -402,11 +403,34 @@ def union(a: Value, b: Value) -> Value:
     )
 
 
+def masks_or_counts(fixed: frozenset[FixedCast]) -> bool:
+    """Casts, all of a mask or a count (`keep.float()`): they promote what they meet."""
+    return bool(fixed) and all(cast.receiver_kind for cast in fixed)
+
+
 def promoted(value: Value) -> bool:
     """An activation promoted by mask or count casts (`x * keep.float()`, see `join`)."""
-    return bool(value.flags & ACT and value.flags & FIXED and value.fixed) and all(
-        cast.receiver_kind for cast in value.fixed
+    return bool(value.flags & ACT and value.flags & FIXED) and masks_or_counts(value.fixed)
+
+
+def dtype_source(value: Value) -> bool:
+    """A floating activation a fix may take its dtype from: not a submodule (`self.proj` has no
+    `.dtype`), an index or mask, a sequence, or a value cast to a fixed dtype (unless only masks
+    promoted it: `x` of `x = x * m.float()` is the activation once that cast is fixed)."""
+    return (
+        value.is_act
+        and not value.alias
+        and not value.flags & (MODULE | INT | BOOL | COMPLEX | SEQUENCE)
+        and (not value.flags & FIXED or promoted(value))
     )
+
+
+def reduced(value: Value) -> Value | None:
+    """A full reduction (`torch.mean(x)`, `m.float().sum()`) of an activation or a cast: a 0-dim
+    tensor, a number to type promotion; None for other values."""
+    if value.flags & (ACT | FIXED) and not value.flags & SEQUENCE:
+        return replace(value, flags=value.flags | ZERO_DIM, items=None)
+    return None
 
 
 def compared(operands: Iterable[tuple[object, Value]]) -> Value:
@@ -436,44 +460,6 @@ def element_of(value: Value) -> Value:
     if value.flags & ONE_DIM and not value.flags & SEQUENCE:
         return Value(ZERO_DIM)  # `for scale in torch.logspace(...)`: 0-dim scalars
     return replace(value, flags=value.flags & ~SEQUENCE, items=None)
-
-
-def number_list_value(node: ast.AST | None) -> Value | None:
-    """The value of a literal list/tuple of numbers (`(0.485, 0.456, 0.406)`), else None."""
-    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
-        return None
-    numbers = [e.operand if isinstance(e, ast.UnaryOp) else e for e in node.elts]
-    if not all(
-        isinstance(n, ast.Constant)
-        and isinstance(n.value, (int, float))
-        and not isinstance(n.value, bool)
-        for n in numbers
-    ):
-        return None
-    floats = any(isinstance(n.value, float) for n in numbers)  # type: ignore[attr-defined]
-    return Value(SEQUENCE | PY_NUMBER | (PY_FLOAT if floats else 0))
-
-
-def number_default_value(node: ast.AST | None) -> Value | None:
-    """The value of a parameter whose default is a number (`truncation=-1.0`), else None: a
-    number whatever the body does with it, so never a dtype source."""
-    if isinstance(node, ast.UnaryOp):
-        node = node.operand
-    if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
-        return None
-    return Value(PY_NUMBER | PY_FLOAT) if type(node.value) is float else Value(PY_NUMBER)
-
-
-def number_attribute_value(node: ast.AST | None) -> Value | None:
-    """A plain attribute holding a Python number (`self.vx = 0.2`, `self.vx = float(v)`, or
-    each of `self.vx, self.vy = (float(v) for v in size)`), else None."""
-    if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
-        node = node.elt
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
-        if node.func.id == "float":
-            return Value(PY_NUMBER | PY_FLOAT)
-        return Value(PY_NUMBER) if node.func.id == "int" else None
-    return number_default_value(node)
 
 
 @dataclass

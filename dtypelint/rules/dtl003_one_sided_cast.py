@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from dtypelint.analysis import FIXED, FixedCast, MatmulOperand, ModuleAnalysis
 from dtypelint.analysis.syntax import einsum_contracts, expression_root_name, last_name, walk
@@ -192,36 +192,47 @@ def _dtype_guarded(module: ModuleAnalysis, cast: FixedCast, operand: MatmulOpera
     """The cast runs only where a test says a tensor already has its dtype (OPT's attention:
     `if attn_weights.dtype == torch.float16: ... .to(torch.float16)`): it restores the run's
     dtype there, as `.to(x.dtype)` would."""
-    for node in module.scan(operand.function.node).nodes:
-        test = getattr(node, "test", None) if isinstance(node, ast.If) else None
-        if not (
+
+    def says_its_dtype(test: ast.expr) -> bool:
+        return (
             isinstance(test, ast.Compare)
             and isinstance(test.ops[0], ast.Eq)
             and isinstance(test.left, ast.Attribute)
             and test.left.attr == "dtype"
             and FLOAT_DTYPES.get(module.qualify(test.comparators[0]) or "") == cast.dtype
-        ):
-            continue
-        if any(cast.node is sub for stmt in node.body for sub in walk(stmt)):  # type: ignore[attr-defined]
-            return True
-    return False
+        )
+
+    return _runs_only_where(module, cast, operand, says_its_dtype)
 
 
 def _not_given_a_tensor(module: ModuleAnalysis, cast: FixedCast, operand: MatmulOperand) -> bool:
     """The cast runs only where a name is no tensor: `if not isinstance(h0, torch.Tensor):`."""
-    for node in module.scan(operand.function.node).nodes:
-        test = node.test if isinstance(node, ast.If) else None
-        if not (
+
+    def no_tensor(test: ast.expr) -> bool:
+        return (
             isinstance(test, ast.UnaryOp)
             and isinstance(test.op, ast.Not)
             and isinstance(test.operand, ast.Call)
             and last_name(test.operand.func) == "isinstance"
             and "Tensor" in module.text(test.operand)
-        ):
-            continue
-        if any(cast.node is sub for stmt in node.body for sub in walk(stmt)):
-            return True
-    return False
+        )
+
+    return _runs_only_where(module, cast, operand, no_tensor)
+
+
+def _runs_only_where(
+    module: ModuleAnalysis,
+    cast: FixedCast,
+    operand: MatmulOperand,
+    holds: Callable[[ast.expr], bool],
+) -> bool:
+    """The cast sits in the body of an `if` of the operand's function whose test `holds`."""
+    return any(
+        isinstance(node, ast.If)
+        and holds(node.test)
+        and any(cast.node is sub for stmt in node.body for sub in walk(stmt))
+        for node in module.scan(operand.function.node).nodes
+    )
 
 
 def _own_parameter(name: str) -> bool:

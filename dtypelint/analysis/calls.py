@@ -34,6 +34,7 @@ from dtypelint.analysis.values import (
     TENSOR_DICT,
     TENSORISH,
     FactoryCall,
+    FixedCast,
     Summary,
     Value,
     compared,
@@ -265,17 +266,20 @@ class CallEvaluation:
                 return EMPTY
             result = self.module_call(node, args)
             self.layer_input_check(node, name, layer := cls.submodule_classes.get(name, ""), args)
-            return self._fixed_forward(layer) or result
+            summary = self._forward_summary(layer)
+            self.submodule_input_check(node, name, summary, args)
+            if summary is not None and summary.fixed:  # `encoding.float()` returned
+                return self.returned_cast(node, f"self.{name}", summary)
+            return result
         if name in ("to", "float", "half"):
             return EMPTY
         return self.unknown_call(args, node)
 
-    def _fixed_forward(self, class_name: str | None) -> Value | None:
-        """A submodule of this file whose forward returns a fixed cast (`encoding.float()`)."""
+    def _forward_summary(self, class_name: str | None) -> Summary | None:
+        """The summary of the forward of a submodule whose class is in this file."""
         cls = self.module.classes.get(class_name) if class_name else None
         forward = cls.method_nodes.get("forward") if cls else None
-        summary = self.summary_of(forward) if forward is not None else None
-        return Value(FIXED) if summary is not None and summary.fixed else None
+        return self.summary_of(forward) if forward is not None else None
 
     def local_call(
         self,
@@ -340,7 +344,7 @@ class CallEvaluation:
         if summary is not None and summary.cameras:
             return camera_returned(summary, name, received, self._camera_parameter)
         if summary is not None and summary.fixed:
-            return Value(FIXED)  # cast to a fixed dtype inside: float32 by design
+            return self.returned_cast(node, name, summary)
         if summary is not None and summary.fresh:
             record = self.helper_factory(node, name, returned_from=summary.fresh)
             record.additive_mask = summary.fresh_mask
@@ -354,6 +358,16 @@ class CallEvaluation:
             result = self.unknown_call(args, node)
             return Value(SEQUENCE, items=summary_item_values(summary, name, result))
         return self.unknown_call(args, node, derived=not name.startswith("self."))
+
+    def returned_cast(self, node: ast.Call, name: str, summary: Summary) -> Value:
+        """A helper whose returns are cast to a fixed dtype inside: float32 by design, and its
+        casts are met here, at the call (DTL003 reports a bf16 layer or product given it)."""
+        acts = self.bound_act_names()
+        casts = frozenset(
+            FixedCast(node, dtype, node, acts, kind, returned_from=name)
+            for dtype, kind in summary.fixed_casts
+        )
+        return Value(FIXED, fixed=casts)
 
     def _looped_functions(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         """This file's functions a loop variable takes in turn (`for fn in [f, g]: fn(x)`)."""

@@ -20,6 +20,7 @@ from dtypelint.analysis.passthrough import (
     given_back,
     mark_alternatives,
     numpy_return,
+    returned_casts,
     returned_parameter,
     tuple_roles,
 )
@@ -108,6 +109,8 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         self.param_pairs: dict[tuple[str, str], None] = {}  # parameters meeting each other
         self.params_meeting_acts: dict[str, None] = {}  # parameters meeting its own activations
         self.param_products: dict[tuple[str, str], None] = {}  # ... in a matrix product
+        self.cast_meetings = 0  # casts it records meeting activations (MatmulOperand)
+        self.layer_params: dict[str, str] = {}  # parameters given to its layers: the weight
         args = node.args
         self.param_names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         self.info = self._function_info(prefix, parent)
@@ -316,13 +319,9 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
     def summary(self) -> Summary:
         args = self.node.args
         names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-        meetings = {
-            "param_pairs": tuple(self.param_pairs),
-            "params_meeting_acts": tuple(self.params_meeting_acts),
-            "param_products": tuple(self.param_products),
-            "params": tuple(names[1:] if self.cls is not None and names[:1] == ["self"] else names),
-            "kernel": self.info.kernel,
-        }
+        meetings = self.parameter_meetings()
+        meetings["params"] = tuple(names[1:] if self.cls and names[:1] == ["self"] else names)
+        meetings["kernel"] = self.info.kernel
         returned = [
             item
             for value in self.returns
@@ -343,6 +342,7 @@ class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, Me
         meetings["fresh_mask"] = bool(meetings["fresh"]) and any(masks)
         fixed = all(value.flags & FIXED and not value.is_camera for value in returned)
         fixed = fixed or self.info.float32_numerics  # `eigvalsh`, an FFT: float32 by design
+        meetings["fixed_casts"] = () if self.cast_meetings else returned_casts(self.returns)
         return Summary(cameras=cameras[:1], numpy=numpy, fixed=fixed, items=items, **meetings)
 
     @property

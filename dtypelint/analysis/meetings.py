@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from dtypelint.analysis.syntax import (
     arithmetic_spine,
@@ -375,6 +376,8 @@ class MeetingRecorder:
         elementwise: bool = False,
     ) -> None:
         """A matmul operand facing an activation, where it is (autocast, fixed precision)."""
+        if value.flags & FIXED:
+            self.cast_meetings += 1
         self.module.matmul_operands.append(
             MatmulOperand(
                 operand=operand,
@@ -449,17 +452,54 @@ class MeetingRecorder:
         if not node.args or not layer.startswith("torch.nn.") or kind not in WEIGHTED_LAYERS:
             return
         first = args[0][1]
-        if not self.info.is_tensor_taking or first.is_act or not first.flags & FIXED:
-            return
-        if self._kept_in_fp32(name):
-            return
         holder = f"self.{name}{index}" if name else "self"  # `super().forward(x.float())`
         # A layer `__init__` makes only under a condition (SAM2's `self.mask_downsample`) may
         # not exist where the cast runs: no dtype source, so the finding gets no fix.
         optional = self.cls is not None and name.split(".")[0] in self.cls.conditional_attrs
         weight = (f"{holder}.weight",) if kind in LAYERS_WITH_WEIGHT and not optional else ()
+        given = node.args[0]
+        if weight and name and self.info.is_forward:
+            self._note_layer_parameter(given, weight[0])
+        if not self.info.is_tensor_taking or first.is_act or not first.flags & FIXED:
+            return
+        if self._kept_in_fp32(name):
+            return
         op_name = f"self.{name}" if name else "super().forward"
-        self._record_operand(node.args[0], first, node, op_name, node.func, weight)
+        self._record_operand(given, first, node, op_name, node.func, weight)
+
+    def _note_layer_parameter(self, given: ast.expr, weight: str) -> None:
+        """A forward's parameter given, as the caller gave it, to a layer (`Summary.layer_params`)."""
+        name = given.id if isinstance(given, ast.Name) else ""
+        # not reassigned yet: the caller's value
+        if name in self.param_names and name not in self.assigned_from:
+            self.layer_params.setdefault(name, weight[len("self.") :])
+
+    def parameter_meetings(self) -> dict[str, Any]:
+        """What the function's summary says of its parameters' meetings (`Summary`)."""
+        return {
+            "param_pairs": tuple(self.param_pairs),
+            "params_meeting_acts": tuple(self.params_meeting_acts),
+            "param_products": tuple(self.param_products),
+            "layer_params": tuple(self.layer_params.items()),
+        }
+
+    def submodule_input_check(
+        self, node: ast.Call, name: str, summary: Summary | None, args: list[tuple[ast.expr, Value]]
+    ) -> None:
+        """`self.timestep_proj(t_emb)` with `t_emb` returned in float32, where the submodule (a
+        class of this file) gives its input unchanged to a layer of its own
+        (`self.linear_1(sample)`): the upcast input meets that layer's weight (kiui's DiT)."""
+        if summary is None or not summary.layer_params or not summary.params or not node.args:
+            return
+        weight = dict(summary.layer_params).get(summary.params[0])
+        first = args[0][1] if args and args[0][0] is node.args[0] else EMPTY
+        if weight is None or not self.info.is_tensor_taking or first.is_act:
+            return
+        if not first.flags & FIXED or self._kept_in_fp32(name):
+            return
+        optional = self.cls is not None and name in self.cls.conditional_attrs
+        weights = () if optional else (f"self.{name}.{weight}",)
+        self._record_operand(node.args[0], first, node, f"self.{name}", node.func, weights)
 
     def layer_base(self, receiver: ast.expr) -> str:
         """`super()` in a subclass of a torch layer with weights: that layer's name, else ""."""

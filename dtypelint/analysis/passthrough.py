@@ -197,6 +197,23 @@ def numpy_return(returned: Sequence[Value]) -> tuple[bool, bool]:
     return False, arrays
 
 
+def returned_casts(returns: Sequence[Value]) -> tuple[tuple[str, str], ...]:
+    """The (dtype, receiver kind) of the explicit casts every return went through
+    (`Summary.fixed_casts`), or () where one return has none (`timestep_embedding`: `t.float()`
+    times a float32 table, whose result a bf16 layer of the caller's raises on). A return that
+    may be an activation (`x.float()` on one branch only) or a tuple says nothing; nor does a
+    helper whose casts met activations inside (`FunctionFlow.cast_meetings`): it reports them
+    there, and its callers meet the hazard one fix inside removes."""
+    if not returns or any(value.items is not None for value in returns):
+        return ()
+    found: dict[tuple[str, str], None] = {}
+    for value in returns:
+        if not value.flags & FIXED or not value.fixed or value.flags & (ACT | CAMERA | ZERO_DIM):
+            return ()
+        found.update(dict.fromkeys((cast.dtype, cast.receiver_kind) for cast in value.fixed))
+    return tuple(found)
+
+
 def kept_parameter(returned: Sequence[Value], params: Sequence[str]) -> str | None:
     """The parameter whose dtype every returned value has (`Summary.keeps`): each is computed
     from that parameter alone (its arithmetic, and tensors made in its `.dtype`), and is neither

@@ -212,6 +212,9 @@ class FixedCast:
     #: a factory given the dtype (`torch.ones(..., dtype=torch.float32)`): `node` is the dtype
     #: expression, which a fix rewrites
     made: bool = False
+    #: the helper whose every return went through such a cast (`timestep_embedding(t)` returning
+    #: `t.float()` math): `node` is the call, where the caller's layer or product meets it
+    returned_from: str = ""
 
 
 @dataclass(eq=False)
@@ -519,6 +522,9 @@ class Summary:
     numpy: bool = False  # it returns a NumPy-made tensor
     numpy_array: bool = False  # it returns a NumPy array (float64 by default)
     fixed: bool = False  # it returns values cast to a fixed dtype (`make_grid(...).float()`)
+    #: the (dtype, receiver kind) of the explicit casts every return went through, activations'
+    #: upcasts included (`timestep_embedding`: `t.float()` math): a caller meets them at the call
+    fixed_casts: tuple[tuple[str, str], ...] = ()
     #: a tuple return, position by position: "camera", "numpy", "act", "fresh" or None (unknown)
     items: tuple[str | None, ...] | None = None
     #: the factories of each "fresh" item (made here without `dtype=`), which a caller's meeting
@@ -544,6 +550,9 @@ class Summary:
     keeps: str | None = None
     #: the parameters one of which it returns as given (`default(val, d)`: `val` or else `d`)
     chooses: tuple[str, ...] = ()
+    #: parameters it gives unchanged to a torch.nn layer of its own, with that layer's weight
+    #: (`TimestepEmbedding.forward(sample)`: `self.linear_1(sample)` -> "linear_1.weight")
+    layer_params: tuple[tuple[str, str], ...] = ()
 
     @property
     def interesting(self) -> bool:
@@ -560,6 +569,7 @@ class Summary:
             or self.fresh
             or self.keeps
             or self.chooses
+            or self.layer_params
         )
 
 

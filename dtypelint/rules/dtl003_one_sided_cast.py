@@ -124,9 +124,11 @@ class OneSidedCast(Rule):
         kinds = {c.receiver_kind for c in operand.value.fixed}
         what = "a mask" if kinds == {"mask"} else "an integer tensor"
         other = operand.other_names[0] if operand.other_names else None
+        made = f"{what} cast to {cast.dtype} ({_cast_text(module, cast)})"
+        if cast.returned_from:  # `coords1 = make_coords_grid(...)`: the cast is in the helper
+            made = f"returned in {cast.dtype} by {cast.returned_from}() ({what} cast inside)"
         message = (
-            f"'{module.text(operand.operand)}' is {what} cast to {cast.dtype}"
-            f" ({_cast_text(module, cast)}) and meets "
+            f"'{module.text(operand.operand)}' is {made} and meets "
             + (f"activation '{other}'" if other else "an activation")
             + f" in `{operand.op_name}`: the result is promoted to {cast.dtype}, and a layer"
             " given it in a bf16 model raises"
@@ -142,7 +144,8 @@ class OneSidedCast(Rule):
             fix = make_fix(
                 f"Cast with `.to({other}.dtype)`",
                 [_replace_cast(module, cast, other)],
-                safe=kinds == {"mask"},
+                # a helper's result may be more than its mask (`m.float() * 0.5`): unsafe
+                safe=kinds == {"mask"} and not cast.returned_from,
             )
         return self.diagnostic(module, operand.operand, message, fix)
 
@@ -279,10 +282,14 @@ def _cast_start(module: ModuleAnalysis, cast: FixedCast) -> int:
 
 
 def _made_or_cast(cast: FixedCast) -> str:
+    if cast.returned_from:
+        return f"returned in {cast.dtype}"
     return f"made in {cast.dtype}" if cast.made else f"cast to {cast.dtype}"
 
 
 def _cast_text(module: ModuleAnalysis, cast: FixedCast) -> str:
+    if cast.returned_from:  # `timestep_embedding(t)`: the cast is in the helper
+        return f"cast inside {cast.returned_from}()"
     if cast.made:  # `torch.ones(..., dtype=torch.float32)`
         return f"dtype={module.text(cast.node)}"
     source = module.source
@@ -299,6 +306,8 @@ def _replace_cast(module: ModuleAnalysis, cast: FixedCast, other: str) -> Edit:
     source = module.source
     if cast.made:
         return Edit(f"{other}.dtype", source.start(cast.node), source.end(cast.node))
+    if cast.returned_from:  # `timestep_embedding(t)` -> `timestep_embedding(t).to(x.dtype)`
+        return Edit(f".to({other}.dtype)", source.end(cast.node), source.end(cast.node))
     start = source.location_at(_cast_start(module, cast))
     return Edit(f".to({other}.dtype)", start, source.end(cast.node))
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from dtypelint.config import Config
+from dtypelint.engine import lint_paths
 from tests.rules.helpers import dedent, executed, findings, fixed, messages
 
 SEED_ATTENTION = """
@@ -1182,3 +1186,295 @@ def test_a_filter_made_in_float32_only_when_not_given_a_tensor_is_no_finding() -
     )
     assert always != code
     assert findings(always) == [("DTL003", 7, 24)]
+
+
+TIMESTEP_EMBEDDER = """
+import math
+
+import torch
+from torch import nn
+
+
+def timestep_embedding(t: torch.Tensor, dim: int, max_period: int = 10000) -> torch.Tensor:
+    half = dim // 2
+    freqs = torch.exp(
+        -math.log(max_period) * torch.arange(start=0, end=half, dtype=torch.float32) / half
+    ).to(device=t.device)
+    args = t[:, None].float() * freqs[None]
+    return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+
+
+class TimestepEmbedder(nn.Module):
+    def __init__(self, hidden: int, frequency_size: int = 16) -> None:
+        super().__init__()
+        self.mlp = nn.Sequential(nn.Linear(frequency_size, hidden), nn.SiLU())
+        self.frequency_size = frequency_size
+
+    def forward(self, t: torch.Tensor) -> torch.Tensor:
+        t_freq = timestep_embedding(t, self.frequency_size)
+        return self.mlp(t_freq)
+
+
+class Denoiser(nn.Module):
+    def __init__(self, hidden: int, frequency_size: int = 16) -> None:
+        super().__init__()
+        self.time_embed = nn.Linear(frequency_size, hidden)
+        self.frequency_size = frequency_size
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        return x + self.time_embed(timestep_embedding(t, self.frequency_size))
+"""
+
+
+def test_a_helper_returning_float32_math_given_to_a_layer_is_reported_at_the_call() -> None:
+    """DiT's and taming's timestep embedders (review rounds 25 and 26's missed-real: kiui's
+    DiT, taming, the guided-diffusion classifier): the helper computes in float32 (`t.float()`
+    times a float32 table) and the caller gives the result to a bf16 Linear, which raises. The
+    cast is one call away, so it is reported at the call; the fix casts the result to the
+    layer's weight dtype where it is made (safe: in a float32 run the helper returns float32
+    already, so `.to` changes nothing)."""
+    assert findings(TIMESTEP_EMBEDDER) == [("DTL003", 24, 25), ("DTL003", 34, 36)]
+    assert messages(TIMESTEP_EMBEDDER)[0] == (
+        "'t_freq' is returned in float32 (cast inside timestep_embedding()) but is given to"
+        " `self.mlp`, whose weights have the run's dtype (without autocast the call raises);"
+        " cast to self.mlp[0].weight.dtype instead"
+    )
+    after = fixed(TIMESTEP_EMBEDDER)
+    assert (
+        "t_freq = timestep_embedding(t, self.frequency_size).to(self.mlp[0].weight.dtype)" in after
+    )
+    assert (
+        "x + self.time_embed(timestep_embedding(t, self.frequency_size)"
+        ".to(self.time_embed.weight.dtype))" in after
+    )
+    assert findings(after) == []
+    torch = pytest.importorskip("torch")
+    t, x = torch.randint(0, 1000, (3,)), torch.randn(3, 8)
+    for name, inputs in (("TimestepEmbedder", (t,)), ("Denoiser", (x, t))):
+        torch.manual_seed(0)
+        original = executed(TIMESTEP_EMBEDDER)[name](8)  # type: ignore[operator]
+        torch.manual_seed(0)
+        patched = executed(after)[name](8)  # type: ignore[operator]
+        assert torch.equal(original(*inputs), patched(*inputs))
+        low = tuple(i.bfloat16() if i.is_floating_point() else i for i in inputs)
+        with pytest.raises(RuntimeError):
+            original.to(torch.bfloat16)(*low)
+        assert patched.to(torch.bfloat16)(*low).dtype == torch.bfloat16
+
+
+@pytest.mark.parametrize(
+    "forward",
+    [
+        # cast back to the activations' dtype by the caller (diffusers, SD)
+        "return x + self.time_embed(timestep_embedding(t, 16).to(x.dtype))",
+        "return x + self.time_embed(timestep_embedding(t, 16).type_as(x))",
+        # under autocast the layer casts its input
+        "with torch.autocast('cuda', dtype=torch.bfloat16):\n"
+        "                    return x + self.time_embed(timestep_embedding(t, 16))",
+        # met by a float32 computation only: nothing of the run's dtype
+        "return timestep_embedding(t, 16).sum() + x.float().mean()",
+    ],
+)
+def test_a_returned_float32_cast_back_or_under_autocast_is_no_finding(forward: str) -> None:
+    code = f"""
+        import math
+
+        import torch
+        from torch import nn
+
+
+        def timestep_embedding(t: torch.Tensor, dim: int) -> torch.Tensor:
+            freqs = torch.exp(-math.log(10000) * torch.arange(dim // 2, dtype=torch.float32))
+            args = t[:, None].float() * freqs.to(t.device)[None]
+            return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+
+
+        class Denoiser(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.time_embed = nn.Linear(16, 16)
+
+            def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+                {forward}
+    """
+    assert findings(code) == []
+    plain = code.replace(forward, "return x + self.time_embed(timestep_embedding(t, 16))")
+    assert findings(plain) == [("DTL003", 19, 36)]
+
+
+def test_a_helper_returning_its_input_cast_back_is_no_returned_cast() -> None:
+    """An RMS norm's upcast region ends with a cast back (`.type_as(x)`): the helper returns the
+    run's dtype, and its caller's layer meets no cast. Without the cast back it is one."""
+    code = """
+        import torch
+        from torch import nn
+
+
+        class Block(nn.Module):
+            def __init__(self, dim: int) -> None:
+                super().__init__()
+                self.proj = nn.Linear(dim, dim)
+
+            def _norm(self, x: torch.Tensor) -> torch.Tensor:
+                normed = x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6)
+                return normed.type_as(x)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.proj(self._norm(x))
+    """
+    assert findings(code) == []
+    upcast = code.replace("return normed.type_as(x)", "return normed")
+    assert findings(upcast) == [("DTL003", 15, 26)]
+
+
+SUBMODULE_EMBEDDER = """
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Timesteps(nn.Module):
+    def __init__(self, num_channels: int = 16) -> None:
+        super().__init__()
+        self.num_channels = num_channels
+
+    def forward(self, timesteps: torch.Tensor) -> torch.Tensor:
+        half = self.num_channels // 2
+        exponent = -math.log(10000) * torch.arange(half, dtype=torch.float32) / half
+        emb = timesteps[:, None].float() * torch.exp(exponent).to(timesteps.device)[None, :]
+        return torch.cat([torch.sin(emb), torch.cos(emb)], dim=-1)
+
+
+class TimestepEmbedding(nn.Module):
+    def __init__(self, in_channels: int, dim: int) -> None:
+        super().__init__()
+        self.linear_1 = nn.Linear(in_channels, dim)
+        self.linear_2 = nn.Linear(dim, dim)
+
+    def forward(self, sample: torch.Tensor) -> torch.Tensor:
+        return self.linear_2(F.silu(self.linear_1(sample)))
+
+
+class DiT(nn.Module):
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.timestep_embed = Timesteps(16)
+        self.timestep_proj = TimestepEmbedding(16, dim)
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        t_emb = self.timestep_embed(t)
+        t_emb = self.timestep_proj(t_emb)
+        return self.proj(x) + t_emb
+"""
+
+
+def test_a_float32_submodule_output_given_to_a_submodule_feeding_a_layer_is_reported() -> None:
+    """kiui's DiT (review round 25's missed-real), diffusers' `Timesteps` and
+    `TimestepEmbedding` used without diffusers' cast back: the first submodule returns float32
+    and the second gives its input straight to its own Linear, which raises in a bf16 model.
+    The fix casts the returned value to that Linear's weight dtype, where it is assigned."""
+    assert findings(SUBMODULE_EMBEDDER) == [("DTL003", 39, 36)]
+    assert messages(SUBMODULE_EMBEDDER)[0] == (
+        "'t_emb' is returned in float32 (cast inside self.timestep_embed()) but is given to"
+        " `self.timestep_proj`, whose weights have the run's dtype (without autocast the call"
+        " raises); cast to self.timestep_proj.linear_1.weight.dtype instead"
+    )
+    after = fixed(SUBMODULE_EMBEDDER)
+    assert "t_emb = self.timestep_embed(t).to(self.timestep_proj.linear_1.weight.dtype)" in after
+    assert findings(after) == []
+    torch = pytest.importorskip("torch")
+    x, t = torch.randn(2, 8), torch.randint(0, 1000, (2,))
+    torch.manual_seed(0)
+    original = executed(SUBMODULE_EMBEDDER)["DiT"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["DiT"]()  # type: ignore[operator]
+    assert torch.equal(original(x, t), patched(x, t))
+    with pytest.raises(RuntimeError):
+        original.to(torch.bfloat16)(x.bfloat16(), t)
+    assert patched.to(torch.bfloat16)(x.bfloat16(), t).dtype == torch.bfloat16
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # the caller casts back (diffusers: `t_emb.to(dtype=sample.dtype)`)
+        ("t_emb = self.timestep_embed(t)\n", "t_emb = self.timestep_embed(t).to(x.dtype)\n"),
+        # the submodule casts its input to its weight's dtype before the layer
+        (
+            "return self.linear_2(F.silu(self.linear_1(sample)))",
+            "sample = sample.to(self.linear_1.weight.dtype)\n"
+            "        return self.linear_2(F.silu(self.linear_1(sample)))",
+        ),
+        # the submodule's forward normalises the input first: no layer meets it as given
+        (
+            "return self.linear_2(F.silu(self.linear_1(sample)))",
+            "return self.linear_2(F.silu(self.linear_1(sample.to(self.linear_2.weight.dtype))))",
+        ),
+    ],
+)
+def test_a_submodule_input_cast_on_the_way_is_no_finding(before: str, after: str) -> None:
+    code = SUBMODULE_EMBEDDER.replace(before, after)
+    assert code != SUBMODULE_EMBEDDER
+    assert findings(code) == []
+
+
+def test_a_helper_of_another_module_returning_float32_is_reported_at_the_call(
+    tmp_path: Path,
+) -> None:
+    """The summary crosses modules (`Summary.fixed_casts`, phase 2 of `lint_paths`): a
+    project's `embed.timestep_embedding` given to a layer in `model.py` is the same hazard as a
+    helper of the file, with the same fix."""
+    package = tmp_path / "mypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "embed.py").write_text(
+        dedent(
+            """
+            import math
+
+            import torch
+
+
+            def timestep_embedding(t: torch.Tensor, dim: int) -> torch.Tensor:
+                freqs = torch.exp(-math.log(10000) * torch.arange(dim // 2, dtype=torch.float32))
+                args = t[:, None].float() * freqs.to(t.device)[None]
+                return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+            """
+        )
+    )
+    model = package / "model.py"
+    model.write_text(
+        dedent(
+            """
+            import torch
+            from torch import nn
+
+            from .embed import timestep_embedding
+
+
+            class Denoiser(nn.Module):
+                def __init__(self) -> None:
+                    super().__init__()
+                    self.time_embed = nn.Linear(16, 16)
+
+                def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+                    return x + self.time_embed(timestep_embedding(t, 16))
+            """
+        )
+    )
+    files = sorted(package.glob("*.py"))
+    outcomes = {Path(o.filename).name: o for o in lint_paths(files, Config(), jobs=1)}
+    assert outcomes["embed.py"].diagnostics == []
+    found = outcomes["model.py"].diagnostics
+    assert [(d.code, d.location.row, d.location.column) for d in found] == [("DTL003", 13, 36)]
+    assert found[0].message.startswith(
+        "'timestep_embedding(t, 16)' is returned in float32 (cast inside timestep_embedding())"
+    )
+    lint_paths(files, Config(), jobs=1, fix=True)
+    assert (
+        "self.time_embed(timestep_embedding(t, 16).to(self.time_embed.weight.dtype))"
+        in model.read_text()
+    )

@@ -13,10 +13,11 @@ The package, from the bottom up (each module imports only those above it in this
 * `passthrough`: what helpers hand back (their argument reshaped, or a tensor they made);
 * `geometry`: which rotation, translation and camera names a function uses as geometry;
 * `roles`: evidence about parameters (annotations, uses as tensors);
+* `layers`: which torch.nn layer a submodule's input meets first, as `__init__` builds it;
 * `scope`: where low precision runs (which functions see bf16/fp16 activations);
 * `summaries`: what functions of the project tell their callers;
-* `expressions`, `calls`, `torch_calls`, `meetings`: evaluating expressions and recording where
-  values meet, as parts of `FunctionFlow`;
+* `expressions`, `calls`, `torch_calls`, `meetings`, `layer_inputs`: evaluating expressions
+  and recording where values meet (layers' inputs included), as parts of `FunctionFlow`;
 * `flow`: `FunctionFlow`, one function walked in statement order;
 * `walks`: the file's functions walked to a fixed point, re-walking only the classes and
   functions a new fact can change;

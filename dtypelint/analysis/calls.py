@@ -156,10 +156,13 @@ class CallEvaluation:
                 node, self.module.local_functions[func.id], args, func.id, skip_self=False
             )
         if isinstance(func, ast.Subscript) and self.eval(func.value).flags & MODULE:
+            self.indexed_layer_check(node, func, args)
             return self.module_call(node, args)  # `self.layers[i](x)`
         if isinstance(func, ast.Name):
             callee = self.env.get(func.id)
             if callee is not None and callee.flags & MODULE:
+                if not callee.params:  # `for layer in self.layers`, not a module passed in
+                    self.looped_layer_check(node, func.id, args)
                 return self.module_call(node, args, own=not callee.params)
             if callee is not None and (looped := self._looped_functions(func.id)):  # enformer
                 results = [self.local_call(node, f, args, f.name, False) for f in looped]

@@ -14,6 +14,7 @@ from dtypelint.analysis.expressions import (
     number_list_value,
 )
 from dtypelint.analysis.geometry import ambiguous_camera_name, weak_camera_name
+from dtypelint.analysis.layer_inputs import LayerInputs
 from dtypelint.analysis.meetings import MeetingRecorder
 from dtypelint.analysis.passthrough import (
     fresh_factory,
@@ -82,7 +83,9 @@ if TYPE_CHECKING:
     from dtypelint.analysis.module import ModuleAnalysis
 
 
-class FunctionFlow(ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, MeetingRecorder):
+class FunctionFlow(
+    ExpressionEvaluation, CallEvaluation, TorchCallEvaluation, MeetingRecorder, LayerInputs
+):
     """Walks one function in statement order, evaluating every expression to a `Value`."""
 
     def __init__(

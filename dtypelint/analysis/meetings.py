@@ -14,7 +14,6 @@ from typing import Any
 from dtypelint.analysis.syntax import (
     arithmetic_spine,
     is_self_attribute,
-    kept_in_fp32,
     last_name,
     names_in_order,
     walk,
@@ -40,12 +39,9 @@ from dtypelint.analysis.values import (
 )
 from dtypelint.analysis.vocabulary import (
     ELEMENTWISE_FUNCS,
-    LAYERS_WITH_WEIGHT,
     MATMUL_METHODS,
     OPERATOR_SYMBOLS,
     ROUNDING_METHODS,
-    WEIGHTED_LAYERS,
-    WEIGHTLESS_MODULES,
 )
 
 
@@ -439,41 +435,6 @@ class MeetingRecorder:
             self.mark_written(current, value)
         return result
 
-    def layer_input_check(
-        self, node: ast.Call, name: str, layer: str, args: list[tuple[ast.expr, Value]]
-    ) -> None:
-        """`self.fc(x.float())` with `self.fc = nn.Linear(...)`: the upcast input meets the
-        layer's weights, a matmul operand for DTL003 (`other_names`: the weight, where a layer
-        always has one)."""
-        index = ""
-        if layer == "torch.nn.Sequential":  # its input meets its first layer with weights
-            layer, index = self._sequential_head(name)
-        kind = layer.rsplit(".", 1)[-1]
-        if not node.args or not layer.startswith("torch.nn.") or kind not in WEIGHTED_LAYERS:
-            return
-        first = args[0][1]
-        holder = f"self.{name}{index}" if name else "self"  # `super().forward(x.float())`
-        # A layer `__init__` makes only under a condition (SAM2's `self.mask_downsample`) may
-        # not exist where the cast runs: no dtype source, so the finding gets no fix.
-        optional = self.cls is not None and name.split(".")[0] in self.cls.conditional_attrs
-        weight = (f"{holder}.weight",) if kind in LAYERS_WITH_WEIGHT and not optional else ()
-        given = node.args[0]
-        if weight and name and self.info.is_forward:
-            self._note_layer_parameter(given, weight[0])
-        if not self.info.is_tensor_taking or first.is_act or not first.flags & FIXED:
-            return
-        if self._kept_in_fp32(name):
-            return
-        op_name = f"self.{name}" if name else "super().forward"
-        self._record_operand(given, first, node, op_name, node.func, weight)
-
-    def _note_layer_parameter(self, given: ast.expr, weight: str) -> None:
-        """A forward's parameter given, as the caller gave it, to a layer (`Summary.layer_params`)."""
-        name = given.id if isinstance(given, ast.Name) else ""
-        # not reassigned yet: the caller's value
-        if name in self.param_names and name not in self.assigned_from:
-            self.layer_params.setdefault(name, weight[len("self.") :])
-
     def parameter_meetings(self) -> dict[str, Any]:
         """What the function's summary says of its parameters' meetings (`Summary`)."""
         return {
@@ -482,73 +443,6 @@ class MeetingRecorder:
             "param_products": tuple(self.param_products),
             "layer_params": tuple(self.layer_params.items()),
         }
-
-    def submodule_input_check(
-        self, node: ast.Call, name: str, summary: Summary | None, args: list[tuple[ast.expr, Value]]
-    ) -> None:
-        """`self.timestep_proj(t_emb)` with `t_emb` returned in float32, where the submodule (a
-        class of this file) gives its input unchanged to a layer of its own
-        (`self.linear_1(sample)`): the upcast input meets that layer's weight (kiui's DiT)."""
-        if summary is None or not summary.layer_params or not summary.params or not node.args:
-            return
-        weight = dict(summary.layer_params).get(summary.params[0])
-        first = args[0][1] if args and args[0][0] is node.args[0] else EMPTY
-        if weight is None or not self.info.is_tensor_taking or first.is_act:
-            return
-        if not first.flags & FIXED or self._kept_in_fp32(name):
-            return
-        optional = self.cls is not None and name in self.cls.conditional_attrs
-        weights = () if optional else (f"self.{name}.{weight}",)
-        self._record_operand(node.args[0], first, node, f"self.{name}", node.func, weights)
-
-    def layer_base(self, receiver: ast.expr) -> str:
-        """`super()` in a subclass of a torch layer with weights: that layer's name, else ""."""
-        if not (isinstance(receiver, ast.Call) and last_name(receiver.func) == "super"):
-            return ""
-        bases = self.cls.bases if self.cls is not None else []
-        layers = [
-            b for b in bases if b.startswith("torch.nn.") and b.split(".")[-1] in WEIGHTED_LAYERS
-        ]
-        return layers[0] if layers else ""
-
-    def _sequential_head(self, name: str) -> tuple[str, str]:
-        """`self.fc = nn.Sequential(nn.Linear(d, d), nn.ReLU())` in `__init__`: the qualified
-        name and index of the first layer past weightless ones (`Rearrange`, `Flatten`) (Depth
-        Anything 3's `self.fc_fov(feat.float())`, x-transformers' `Sequential(Rearrange(...),
-        nn.Linear(1, dim))`); ("", "") if unseen."""
-        init = self.cls.method_nodes.get("__init__") if self.cls is not None else None
-        for stmt in walk(init) if init is not None else ():
-            if (
-                isinstance(stmt, ast.Assign)
-                and any(is_self_attribute(t) and t.attr == name for t in stmt.targets)  # type: ignore[attr-defined]
-                and isinstance(stmt.value, ast.Call)
-            ):
-                for position, layer in enumerate(stmt.value.args):
-                    qualname = (
-                        self.module.qualify(layer.func) or "" if isinstance(layer, ast.Call) else ""
-                    )
-                    kind = qualname.rsplit(".", 1)[-1]
-                    weightless = kind in WEIGHTLESS_MODULES and qualname.startswith("torch.nn.")
-                    if not (weightless or kind in ("Rearrange", "Reduce")):  # einops' shapes
-                        return qualname, f"[{position}]"
-        return "", ""
-
-    def _kept_in_fp32(self, name: str) -> bool:
-        """`self.<name>` is a float32 layer by `_keep_in_fp32_modules` (a name in that list is
-        matched as a substring of the layer's path, as diffusers does): the layer's own name,
-        or the attribute of this file's class that holds the current one."""
-        kept = kept_in_fp32(self.module.tree)
-        if not kept:
-            return False
-        if any(word in name for word in kept):
-            return True
-        holders = [
-            attr
-            for info in self.module.classes.values()
-            for attr, held in info.submodule_classes.items()
-            if self.cls is not None and held == self.cls.name
-        ]
-        return any(word in attr for attr in holders for word in kept)
 
 
 def float_data_op(node: ast.AST) -> bool:

@@ -113,6 +113,7 @@ class ModuleAnalysis(AttributeKinds):
                 shadowed.add(stmt.name)
         for name in shadowed:
             self.aliases.pop(name, None)
+        self.aliases.update(self._layer_aliases())
         #: NumPy is imported: `a @ b.T` on parameters may be NumPy code (roles need torch's);
         #: without torch too, a file's matrix products are NumPy's (mmhuman3d's metrics)
         self.imports_numpy = any(q.split(".")[0] == "numpy" for q in self.aliases.values())
@@ -203,6 +204,20 @@ class ModuleAnalysis(AttributeKinds):
         if qualname is None:
             return None
         return canonical(f"{qualname}.{rest}" if rest else qualname)
+
+    def _layer_aliases(self) -> dict[str, str]:
+        """`MList = nn.ModuleList` at module level, assigned once: another name of a torch.nn
+        class (lucidrains' VQGAN builds its layers with `MList([])`)."""
+        found: dict[str, str] = {}
+        assigned: dict[str, int] = {}
+        for stmt in self.tree.body:
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                name = stmt.targets[0].id
+                assigned[name] = assigned.get(name, 0) + 1
+                qualname = self.qualify(stmt.value) or ""
+                if len(stmt.targets) == 1 and qualname.startswith("torch.nn."):
+                    found[name] = qualname
+        return {name: qualname for name, qualname in found.items() if assigned[name] == 1}
 
     def _class_info(self, node: ast.ClassDef) -> ClassInfo:
         info = ClassInfo(node.name, node, is_module=False)

@@ -8,7 +8,7 @@ import pytest
 
 from dtypelint.config import Config
 from dtypelint.engine import lint_paths
-from tests.rules.helpers import dedent, executed, findings, fixed, messages
+from tests.rules.helpers import dedent, executed, findings, fix_titles, fixed, messages
 
 SEED_ATTENTION = """
 import math
@@ -1478,3 +1478,244 @@ def test_a_helper_of_another_module_returning_float32_is_reported_at_the_call(
         "self.time_embed(timestep_embedding(t, 16).to(self.time_embed.weight.dtype))"
         in model.read_text()
     )
+
+
+CONTAINED_LAYERS = """
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def gen_sineembed_for_position(pos_tensor: torch.Tensor) -> torch.Tensor:
+    scale = 2 * math.pi
+    dim_t = torch.arange(8, dtype=torch.float32, device=pos_tensor.device)
+    dim_t = 10000 ** (2 * (dim_t // 2) / 8)
+    pos_x = pos_tensor[:, :, 0, None] * scale / dim_t
+    pos_y = pos_tensor[:, :, 1, None] * scale / dim_t
+    return torch.cat((pos_y.sin(), pos_x.cos()), dim=2)
+
+
+class MLP(nn.Module):
+    def __init__(self, input_dim: int, hidden_dim: int, output_dim: int, num_layers: int) -> None:
+        super().__init__()
+        self.num_layers = num_layers
+        h = [hidden_dim] * (num_layers - 1)
+        self.layers = nn.ModuleList(nn.Linear(n, k) for n, k in zip([input_dim] + h, h + [output_dim]))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for i, layer in enumerate(self.layers):
+            x = F.relu(layer(x)) if i < self.num_layers - 1 else layer(x)
+        return x
+
+
+class Decoder(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ref_point_head = MLP(16, 8, 8, 2)
+        self.bbox = nn.Linear(8, 2)
+
+    def forward(self, tgt: torch.Tensor) -> torch.Tensor:
+        reference_points = self.bbox(tgt).sigmoid()
+        query_sine_embed = gen_sineembed_for_position(reference_points)
+        return tgt + self.ref_point_head(query_sine_embed)
+
+
+class PriorMLP(nn.Module):
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Sequential(nn.Linear(1, dim), nn.SiLU()), nn.Linear(dim, dim))
+
+    def forward(self, t: torch.Tensor) -> torch.Tensor:
+        return self.net(t.float())
+
+
+class RelPosBias(nn.Module):
+    def __init__(self, dim: int, layers: int = 2) -> None:
+        super().__init__()
+        self.net = nn.ModuleList([nn.Sequential(nn.Linear(2, dim), nn.LeakyReLU())])
+        self.net.extend(nn.Sequential(nn.Linear(dim, dim), nn.LeakyReLU()) for _ in range(layers))
+        self.register_buffer("rel_pos", torch.randn(5, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        rel_pos = self.rel_pos.float()
+        for layer in self.net:
+            rel_pos = layer(rel_pos)
+        return x + rel_pos.mean()
+
+
+class Indexed(nn.Module):
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dense = nn.ModuleList([nn.Linear(1, dim), nn.Linear(dim, dim)])
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        return x + self.dense[1](self.dense[0](t[:, None].float()))
+
+
+class Repeated(nn.Module):
+    def __init__(self, dim: int, depth: int) -> None:
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Linear(dim, dim) for _ in range(depth)])
+
+    def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        h = t.float()
+        for block in self.blocks:
+            h = block(h)
+        return x + h
+"""
+
+
+def test_a_cast_input_reaches_a_layer_inside_a_container() -> None:
+    """Round 26's missed-real: DALLE2's prior MLP (a Linear inside a nested Sequential),
+    VQGAN's continuous position bias (`for layer in self.net`), taming's `self.temb.dense[0]`,
+    GroundingDINO's `ref_point_head` (DETR's MLP, a loop over a ModuleList, given a float32 sine
+    embedding). Each cast input meets the first layer's weights; the fix reads that layer's
+    weight where the element exists on every path (a Sequential's argument, a literal list, a
+    comprehension over `zip([d] + h, ...)`), and a ModuleList of `range(depth)` layers, which may
+    be empty, gets no fix."""
+    assert findings(CONTAINED_LAYERS) == [
+        ("DTL003", 39, 42),
+        ("DTL003", 48, 25),
+        ("DTL003", 61, 29),
+        ("DTL003", 71, 48),
+        ("DTL003", 82, 23),
+    ]
+    assert [m.split(" but ")[1].split(",")[0] for m in messages(CONTAINED_LAYERS)] == [
+        "is given to `self.ref_point_head`",
+        "is given to `self.net`",
+        "is given to `self.net`",
+        "is given to `self.dense[0]`",
+        "is given to `self.blocks`",
+    ]
+    after = fixed(CONTAINED_LAYERS)
+    for line in (
+        "query_sine_embed = gen_sineembed_for_position(reference_points).to("
+        "self.ref_point_head.layers[0].weight.dtype)",
+        "return self.net(t.to(self.net[0][0].weight.dtype))",
+        "rel_pos = self.rel_pos.to(self.net[0][0].weight.dtype)",
+        "x + self.dense[1](self.dense[0](t[:, None].to(self.dense[0].weight.dtype)))",
+        "h = t.float()",  # no fix: `self.blocks` may be empty
+    ):
+        assert line in after, line
+    assert findings(after) == [("DTL003", 82, 23)]
+    torch = pytest.importorskip("torch")
+    cases = {
+        "Decoder": ((), (torch.randn(3, 4, 8),)),
+        "PriorMLP": ((8,), (torch.randn(3, 1),)),
+        "RelPosBias": ((8,), (torch.randn(3, 8),)),
+        "Indexed": ((8,), (torch.randn(3, 8), torch.randint(0, 9, (3,)))),
+    }
+    for name, (init, inputs) in cases.items():
+        torch.manual_seed(0)
+        original = executed(CONTAINED_LAYERS)[name](*init)  # type: ignore[operator]
+        torch.manual_seed(0)
+        patched = executed(after)[name](*init)  # type: ignore[operator]
+        assert torch.equal(original(*inputs), patched(*inputs)), name
+        low = tuple(i.bfloat16() if i.is_floating_point() else i for i in inputs)
+        with pytest.raises(RuntimeError):
+            original.to(torch.bfloat16)(*low)
+        assert patched.to(torch.bfloat16)(*low).dtype == torch.bfloat16, name
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "gone"),
+    [
+        # the MLP casts its input to its weights' dtype first
+        (
+            "for i, layer in enumerate(self.layers):",
+            "x = x.to(self.layers[0].weight.dtype)\n        for i, layer in enumerate(self.layers):",
+            "'query_sine_embed'",
+        ),
+        # an index past the literal list: no layer the code names
+        ("self.dense[0](t[:, None].float())", "self.dense[2](t[:, None].float())", "'t[:, None]"),
+        # a loop over something else than a submodule list
+        ("for layer in self.net:", "for layer in [torch.nn.Identity()]:", "'rel_pos'"),
+    ],
+)
+def test_containers_the_code_does_not_name_a_layer_of_are_no_finding(
+    before: str, after: str, gone: str
+) -> None:
+    code = CONTAINED_LAYERS.replace(before, after)
+    assert code != CONTAINED_LAYERS
+    assert any(m.startswith(gone) for m in messages(CONTAINED_LAYERS))
+    reported = messages(code)
+    assert len(reported) == 4
+    assert not any(m.startswith(gone) for m in reported)
+
+
+BUILT_LISTS = """
+import torch
+from torch import nn
+
+MList = nn.ModuleList
+
+
+class MLP(nn.Module):
+    def __init__(self, dim_in: int, dim_out: int, depth: int = 2) -> None:
+        super().__init__()
+        layers = [nn.Sequential(nn.Linear(dim_in, dim_out), nn.SiLU())]
+        for _ in range(depth - 1):
+            layers.append(nn.Sequential(nn.Linear(dim_out, dim_out), nn.SiLU()))
+        self.net = nn.Sequential(*layers)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x.float())
+
+
+class ContinuousPositionBias(nn.Module):
+    def __init__(self, dim: int, heads: int, layers: int = 2) -> None:
+        super().__init__()
+        self.net = MList([])
+        self.net.append(nn.Sequential(nn.Linear(2, dim), nn.LeakyReLU()))
+        for _ in range(layers - 1):
+            self.net.append(nn.Sequential(nn.Linear(dim, dim), nn.LeakyReLU()))
+        self.net.append(nn.Linear(dim, heads))
+        self.register_buffer("rel_pos", torch.arange(8).view(4, 2), persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        rel_pos = self.rel_pos.float()
+        for layer in self.net:
+            rel_pos = layer(rel_pos)
+        return x + rel_pos.mean()
+"""
+
+
+def test_layer_lists_built_in_init_name_their_first_layer() -> None:
+    """DALLE2's prior MLP (`layers = [...]; layers.append(...); nn.Sequential(*layers)`) and
+    its VQGAN's continuous position bias (`MList = nn.ModuleList`; `self.net = MList([])` then
+    appends), round 26's missed-real: the first element is the one `__init__` adds first, on
+    every path, so the fix reads its weight."""
+    assert findings(BUILT_LISTS) == [("DTL003", 16, 25), ("DTL003", 32, 29)]
+    after = fixed(BUILT_LISTS)
+    assert "return self.net(x.to(self.net[0][0].weight.dtype))" in after
+    assert "rel_pos = self.rel_pos.to(self.net[0][0].weight.dtype)" in after
+    torch = pytest.importorskip("torch")
+    for name, init, inputs in (
+        ("MLP", (3, 4), (torch.randn(2, 3),)),
+        ("ContinuousPositionBias", (4, 2), (torch.randn(2, 2),)),
+    ):
+        torch.manual_seed(0)
+        original = executed(BUILT_LISTS)[name](*init)  # type: ignore[operator]
+        torch.manual_seed(0)
+        patched = executed(after)[name](*init)  # type: ignore[operator]
+        assert torch.equal(original(*inputs), patched(*inputs))
+        low = tuple(i.bfloat16() for i in inputs)
+        with pytest.raises(RuntimeError):
+            original.to(torch.bfloat16)(*low)
+        assert patched.to(torch.bfloat16)(*low).dtype == torch.bfloat16
+    # The first element added under a condition: which layer comes first is not known.
+    conditional = BUILT_LISTS.replace(
+        "        self.net = MList([])\n        self.net.append(",
+        "        self.net = MList([])\n        if heads > 1:\n            self.net.append(",
+    )
+    assert conditional != BUILT_LISTS
+    assert findings(conditional) == [("DTL003", 16, 25)]
+    # Another package's container may drop arguments (x-transformers' `Sequential` filters
+    # None): the layer is the same, its position maybe not, so no fix reads it.
+    foreign = BUILT_LISTS.replace(
+        "from torch import nn\n", "from torch import nn\nfrom einops_utils import Sequential\n"
+    ).replace("self.net = nn.Sequential(*layers)", "self.net = Sequential(*layers)")
+    assert findings(foreign) == [("DTL003", 17, 25), ("DTL003", 33, 29)]
+    assert fix_titles(foreign)[0] is None

@@ -14,6 +14,7 @@ from dtypelint.analysis.syntax import (
     float_constant,
     has_star_kwargs,
     keyword,
+    names_in_order,
 )
 from dtypelint.analysis.values import (
     ACT,
@@ -128,6 +129,15 @@ class CallEvaluation:
                 return self.tensor_method(node, func.attr, receiver_node, Value(ACT))
             if (receiver.flags & TENSORISH and not receiver.flags & MODULE) or receiver.tracked:
                 return self.tensor_method(node, func.attr, receiver_node, receiver)
+            if (
+                func.attr in FIXED_CAST_METHODS
+                and not receiver.flags & (MODULE | SEQUENCE)
+                and not self._comprehension_target(receiver_node)
+            ):
+                # `gt_sorted.float()` with a parameter of unknown kind (a caller passes
+                # `labels[perm]`), `(t == 0).float()`: only a tensor has the method, and the
+                # result has that dtype (an element of a list being built may be a number)
+                return self.fixed_cast(node, receiver_node, FIXED_CAST_METHODS[func.attr], receiver)
             args = self.eval_args(node)
             if receiver.flags & MODULE:
                 if (
@@ -269,7 +279,7 @@ class CallEvaluation:
                 return EMPTY
             result = self.module_call(node, args)
             self.layer_input_check(node, name, layer := cls.submodule_classes.get(name, ""), args)
-            summary = self._forward_summary(layer)
+            summary = self._forward_summary(layer, args)
             self.submodule_input_check(node, name, summary, args)
             if summary is not None and summary.fixed:  # `encoding.float()` returned
                 return self.returned_cast(node, f"self.{name}", summary)
@@ -278,11 +288,31 @@ class CallEvaluation:
             return EMPTY
         return self.unknown_call(args, node)
 
-    def _forward_summary(self, class_name: str | None) -> Summary | None:
-        """The summary of the forward of a submodule whose class is in this file."""
+    def _comprehension_target(self, node: ast.expr) -> bool:
+        """`x` of `[x.float() if isinstance(x, torch.Tensor) else ... for x in elems]`."""
+        return isinstance(node, ast.Name) and any(
+            isinstance(n, ast.comprehension) and node.id in names_in_order(n.target)
+            for n in self.module.scan(self.node).nodes
+        )
+
+    def _forward_summary(
+        self, class_name: str | None, args: list[tuple[ast.expr, Value]]
+    ) -> Summary | None:
+        """The summary of the forward of a submodule whose class is in this file, or in another
+        module of the project (`from .utils import MLP`: `project.MLP.forward`, noted as a use,
+        and as given a cast where its first argument is one)."""
         cls = self.module.classes.get(class_name) if class_name else None
-        forward = cls.method_nodes.get("forward") if cls else None
-        return self.summary_of(forward) if forward is not None else None
+        if cls is not None:
+            forward = cls.method_nodes.get("forward")
+            return self.summary_of(forward) if forward is not None else None
+        qualname = self.module.aliases.get(class_name or "")
+        if qualname is None or not self.module.in_project(qualname):
+            return None
+        key, project = f"{qualname}.forward", self.module.project
+        project.imports.add(key)
+        if args and args[0][1].flags & FIXED and not args[0][1].is_act:
+            project.factory_imports.add(key)  # its `layer_params` can make a finding here
+        return project.summaries.get(key)
 
     def local_call(
         self,

@@ -7,7 +7,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypelint.analysis.syntax import constant_string, expression_root_name, is_int_constant
+from dtypelint.analysis.syntax import (
+    constant_string,
+    defaults_by_param,
+    expression_root_name,
+    is_int_constant,
+    is_self_attribute,
+)
 from dtypelint.analysis.values import (
     ACT,
     CAMERA,
@@ -30,6 +36,7 @@ from dtypelint.analysis.values import (
     TENSOR_DICT,
     TENSORISH,
     ZERO_DIM,
+    ClassInfo,
     FactoryCall,
     Value,
     compared,
@@ -331,6 +338,8 @@ class ExpressionEvaluation:
             return Value(NUMPY)
         given = cls.plain_attrs.get(attr)
         numbers = number_list_value(given) or number_attribute_value(given)
+        if numbers is None and isinstance(given, ast.BinOp):  # `self.vx / 2 + pc_range[0]`
+            numbers = _init_arithmetic(given, cls)
         if numbers is not None:  # `self.mean = [0.485, 0.456, 0.406]`, `self.vx = 0.2`
             return numbers
         if attr not in cls.plain_attrs and cls.is_module:
@@ -458,4 +467,33 @@ def number_attribute_value(node: ast.AST | None) -> Value | None:
         if node.func.id == "float":
             return Value(PY_NUMBER | PY_FLOAT)
         return Value(PY_NUMBER) if node.func.id == "int" else None
+    return number_default_value(node)
+
+
+def _init_arithmetic(node: ast.expr, cls: ClassInfo, depth: int = 0) -> Value | None:
+    """A Python number `__init__` computes from numbers: literals, parameters defaulting to
+    numbers or number tuples (`point_cloud_range[0]`), and number attributes (PointPillars'
+    `self.x_offset = self.vx / 2 + point_cloud_range[0]`); None if any operand may be a tensor."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.BinOp):
+        left, right = (_init_arithmetic(side, cls, depth + 1) for side in (node.left, node.right))
+        if left is None or right is None:
+            return None
+        floats = (left.flags | right.flags) & PY_FLOAT or isinstance(node.op, ast.Div)
+        return Value(PY_NUMBER | (PY_FLOAT if floats else 0))
+    if isinstance(node, ast.UnaryOp):
+        return _init_arithmetic(node.operand, cls, depth + 1)
+    init = cls.method_nodes.get("__init__")
+    defaults = defaults_by_param(init) if init is not None else {}
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        numbers = number_list_value(defaults.get(node.value.id))
+        return Value(PY_NUMBER | (numbers.flags & PY_FLOAT)) if numbers is not None else None
+    if isinstance(node, ast.Name):
+        return number_default_value(defaults.get(node.id))
+    if is_self_attribute(node):
+        given = cls.plain_attrs.get(node.attr)  # type: ignore[attr-defined]
+        if isinstance(given, ast.BinOp):
+            return _init_arithmetic(given, cls, depth + 1)
+        return number_attribute_value(given)
     return number_default_value(node)

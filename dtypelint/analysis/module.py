@@ -17,6 +17,7 @@ from dtypelint.analysis.syntax import (
     class_definitions,
     conditional_self_attrs,
     constant_string,
+    defaults_by_param,
     dotted_name,
     import_aliases,
     is_literal_false,
@@ -160,11 +161,22 @@ class ModuleAnalysis(AttributeKinds):
             return {}
         functions = self.local_functions.values()
         pairs = ((node.name, self.new_summaries.get(id(node))) for node in functions)
-        return {  # no file's factory records leave it (most summaries have none: no copy then)
+        exported = {  # no file's factory records leave it (most summaries have none: no copy then)
             f"{name}.{function}": replace(s, fresh_items=()) if s.fresh_items else s
             for function, s in pairs
             if s is not None and s.interesting
         }
+        for cls in self.classes.values():  # what a submodule's forward tells its holders
+            forward = cls.method_nodes.get("forward") if cls.node in self.tree.body else None
+            summary = self.new_summaries.get(id(forward)) if forward is not None else None
+            if summary is not None and (summary.fixed or summary.layer_params):
+                exported[f"{name}.{cls.name}.forward"] = Summary(
+                    fixed=summary.fixed,
+                    fixed_casts=summary.fixed_casts,
+                    layer_params=summary.layer_params,
+                    params=summary.params,
+                )
+        return exported
 
     def package_reexports(self) -> dict[str, str]:
         """In a package's `__init__.py`: the project functions it imports, by their importers' names."""
@@ -265,9 +277,10 @@ class ModuleAnalysis(AttributeKinds):
     def _collect_attributes(
         self, method: ast.FunctionDef | ast.AsyncFunctionDef, info: ClassInfo
     ) -> None:
+        defaults = defaults_by_param(method)
         for node in self.scan(method).self_facts:
             if isinstance(node, ast.Assign):
-                for target, value in attribute_pairs(node):
+                for target, value in attribute_pairs(node, defaults):
                     self._classify_attribute(target.attr, value, info, method.name, node)
             elif isinstance(node, ast.AnnAssign) and node.value and is_self_attribute(node.target):
                 self._classify_attribute(node.target.attr, node.value, info, method.name, node)  # type: ignore[attr-defined]

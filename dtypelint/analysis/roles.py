@@ -25,13 +25,16 @@ from dtypelint.analysis.values import ACT, BOOL, EMPTY, FIXED, INT, Value
 from dtypelint.analysis.vocabulary import (
     BOOL_METHODS,
     COUNTING_REDUCTIONS,
+    EXTENSION_MODULES,
     FACTORIES,
+    FIXED_CAST_METHODS,
     NUMPY_ONLY_METHODS,
     REGISTRARS,
     SCALAR_ANNOTATIONS,
     TENSOR_ANNOTATIONS,
     TENSOR_ATTRS,
     TORCH_ONLY_ATTRS,
+    kernel_package,
     non_tensor_torch,
 )
 
@@ -263,18 +266,15 @@ def injected_module(init: ast.FunctionDef | ast.AsyncFunctionDef | None, name: s
     return False
 
 
-#: Last segments of compiled-extension modules (`from ._backend import _C`, `import
-#: selective_scan_cuda`, mmcv's `ext_module`).
-_EXTENSION_MODULES = ("_C", "_backend", "_ext", "ext_module")
-
-
 def extension_call(node: ast.Call, module: ModuleAnalysis) -> bool:
     """A call into a compiled extension: `_C.fn(...)`, `selective_scan_cuda.fwd(...)`,
-    `_make_lazy_cuda_func("name")(...)`, or `Fn.apply(...)` of an autograd Function of this
-    file that makes one. (Triton kernels and `torch.ops` are dtype-generic: not counted.)"""
+    `_make_lazy_cuda_func("name")(...)`, `Fn.apply(...)` of an autograd Function of this file
+    that makes one, a kernel package's (Triton and `torch.ops` are dtype-generic: not these)."""
     func = node.func
     if type(func) is ast.Call:
         return "cuda" in last_name(func.func).lower()
+    if type(func) is ast.Name:  # `from nvdiffrast.torch import rasterize`
+        return kernel_package(module.aliases.get(func.id, ""))
     if type(func) is not ast.Attribute:
         return False
     root = expression_root_name(func)
@@ -282,8 +282,9 @@ def extension_call(node: ast.Call, module: ModuleAnalysis) -> bool:
         return False
     if func.attr == "apply" and type(func.value) is ast.Name:
         return module.kernel_function_class(func.value.id)
-    segment = module.aliases.get(root, root).rsplit(".", 1)[-1]
-    return segment in _EXTENSION_MODULES or segment.endswith("_cuda")
+    qualname = module.aliases.get(root, root)
+    segment = qualname.rsplit(".", 1)[-1]
+    return segment in EXTENSION_MODULES or segment.endswith("_cuda") or kernel_package(qualname)
 
 
 class FunctionScan:
@@ -345,6 +346,7 @@ class FunctionScan:
         usage = cls()
         taken_from: dict[str, ast.expr] = {}  # `img = batch["image"]`: img's use tells batch's kind
         guards: set[str] = set()  # names a branch handles as a sequence and then returns
+        casts: set[str] = set()  # names cast with `.float()`, `.half()`: tensors only do that
         usage.nodes = walk(func)
         for node in usage.nodes:
             kind = type(node)
@@ -359,6 +361,8 @@ class FunctionScan:
                     usage.numpy_names.add(node.value.id)  # type: ignore[attr-defined]
                 if attr in TENSOR_ATTRS:
                     usage.mark(node.value)  # type: ignore[attr-defined]
+                    if attr in FIXED_CAST_METHODS and type(value) is ast.Name:
+                        casts.add(value.id)
                 elif type(node.value) is ast.Name:  # type: ignore[attr-defined]
                     usage.objects.add(node.value.id)  # type: ignore[attr-defined]
             elif kind is ast.Call:
@@ -375,7 +379,9 @@ class FunctionScan:
                 usage.sequences.add(node.iter.id)  # type: ignore[attr-defined]
             elif kind is ast.If and (guarded := sequence_guard(node)) is not None:  # type: ignore[arg-type]
                 guards.add(guarded)
-        usage.sequences -= guards
+            elif kind is ast.ImportFrom and kernel_package(node.module or ""):  # type: ignore[attr-defined]
+                usage.kernel = True  # `from diff_gaussian_rasterization import ...` in the body
+        usage.sequences -= guards | casts  # `len(labels)`, then `labels.float()`: a tensor
         for name, value in taken_from.items():
             if name in usage.tensors:
                 usage.mark(value)

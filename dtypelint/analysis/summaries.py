@@ -117,6 +117,7 @@ def needed_again(
         or table[name].passes
         or table[name].keeps
         or table[name].chooses
+        or table[name].layer_params  # a submodule's class given a cast (`MLP.forward`)
         for name in factory_imports & table.keys()
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 #: what an argument evaluated to (the analysis' Value: syntax.py sits below values.py)
@@ -500,20 +500,28 @@ def raises_not_implemented(function: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     return isinstance(error, ast.Name) and error.id == "NotImplementedError"
 
 
-def attribute_pairs(node: ast.Assign) -> list[tuple[ast.Attribute, ast.expr]]:
-    """`self.x = v` and `self.fx, self.fy = fx, fy`: each attribute with its value."""
+def attribute_pairs(
+    node: ast.Assign, defaults: Mapping[str, ast.expr] | None = None
+) -> list[tuple[ast.Attribute, ast.expr]]:
+    """`self.x = v` and `self.fx, self.fy = fx, fy`: each attribute with its value; with the
+    method's parameter `defaults`, `self.vx, self.vy, self.vz = voxel_size` unpacks the
+    default (`voxel_size=(0.2, 0.2, 4.0)`: PointPillars' voxel sizes, Python floats)."""
     pairs: list[tuple[ast.Attribute, ast.expr]] = []
     for target in node.targets:
+        value = node.value
+        if isinstance(value, ast.Name) and isinstance(target, ast.Tuple) and defaults:
+            default = defaults.get(value.id)
+            value = default if isinstance(default, (ast.Tuple, ast.List)) else value
         if is_self_attribute(target):
             pairs.append((target, node.value))  # type: ignore[arg-type]
         elif (
             isinstance(target, ast.Tuple)
-            and isinstance(node.value, ast.Tuple)
-            and len(target.elts) == len(node.value.elts)
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
         ):
             pairs += [
-                (element, value)  # type: ignore[misc]
-                for element, value in zip(target.elts, node.value.elts)
+                (element, item)  # type: ignore[misc]
+                for element, item in zip(target.elts, value.elts)
                 if is_self_attribute(element)
             ]
         elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.GeneratorExp):

@@ -336,7 +336,9 @@ PY_FLOAT_BUILTINS = frozenset({"float"})
 #: Tensor parameters named so hold integers or masks, not activations (`labels`, `input_ids`).
 INTEGER_PARAM_WORDS = frozenset(
     {"ids", "idx", "index", "indices", "mask", "masks", "label", "labels", "length", "lengths",
-     "lens", "count", "counts", "classes", "indicator", "indicators", "prompts"}
+     "lens", "count", "counts", "classes", "indicator", "indicators", "prompts",
+     # voxel grid indices (mmdet3d, OpenPCDet: `coors`, `voxel_coors`), never float points
+     "coors"}
 )  # fmt: skip
 
 
@@ -562,3 +564,19 @@ FULL_REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "amax", "amin", "prod", "norm", "std", "var", "nansum",
      "nanmean", "median", "logsumexp"}
 )  # fmt: skip
+
+
+#: Last segments of compiled-extension modules (`from ._backend import _C`, `import
+#: selective_scan_cuda`, mmcv's `ext_module`).
+EXTENSION_MODULES = ("_C", "_backend", "_ext", "ext_module")
+#: Packages of float32-only CUDA kernels (Gaussian splatting's rasterizers, nvdiffrast).
+KERNEL_PACKAGES = frozenset(
+    {"diff_gaussian_rasterization", "diff_surfel_rasterization", "simple_knn", "nvdiffrast",
+     "tinycudann"}
+)  # fmt: skip
+
+
+def kernel_package(name: str) -> bool:
+    """A package of CUDA kernels that take float32 only (3D Gaussian splatting's rasterizers,
+    nvdiffrast, tiny-cuda-nn): code handing it tensors runs in float32 by design."""
+    return name.split(".", 1)[0] in KERNEL_PACKAGES

@@ -231,6 +231,35 @@ def test_kernel_feeding_optimizer_and_deploy_code_is_out_of_scope() -> None:
     assert exported["splat.rendering.project"] == Summary(params=("points",), keeps="points")
 
 
+def test_a_function_importing_a_float32_rasterizer_is_a_kernel_caller() -> None:
+    """gsplat's Inria comparison wrappers (review round 27): the rasterizer is imported inside
+    the function (`from diff_gaussian_rasterization import ...`) or at the top, and reads
+    float32 only; a function that merely renders with torch stays in scope."""
+    module = analyze(
+        """
+        import torch
+        from nvdiffrast.torch import rasterize
+
+        def inria_wrapper(colors: torch.Tensor, viewmat: torch.Tensor):
+            from diff_gaussian_rasterization import GaussianRasterizer
+            pad = torch.zeros(colors.shape[0], 1, device=colors.device)
+            return GaussianRasterizer()(torch.cat([colors, pad], dim=-1), viewmat)
+
+        def nv_wrapper(colors: torch.Tensor):
+            return rasterize(colors)
+
+        def shade(colors: torch.Tensor):
+            pad = torch.zeros(colors.shape[0], 1, device=colors.device)
+            return torch.cat([colors, pad], dim=-1)
+    """,
+        project=ProjectContext(module_name="splat.rendering"),
+    )
+    kernels = {info.qualname for info in module.functions if info.kernel}
+    assert kernels == {"inria_wrapper", "nv_wrapper"}
+    reasons = {info.qualname: info.scope_reason for info in module.functions}
+    assert reasons == {"inria_wrapper": None, "nv_wrapper": None, "shade": "library"}
+
+
 def test_float32_numerics_is_out_of_scope_and_so_are_helpers_only_it_calls() -> None:
     """torch_points3d's registration solver hands its activations to `torch.solve` (no bfloat16
     kernel): float32 by design, and so is the public `get_matrix_system` only it calls. A public

@@ -1587,8 +1587,45 @@ def test_a_tensor_of_float_attributes_is_a_float32_factory() -> None:
                 return offsets * size, offsets[:, :2] * scale
     """
     assert findings(code) == [("DTL001", 13, 16), ("DTL001", 14, 17)]
-    unknown = code.replace("(float(v) for v in voxel_size)", "voxel_size")
+    # Unpacked from the parameter, its default tells the kind (PointPillars, blind set v6)...
+    unpacked = code.replace("(float(v) for v in voxel_size)", "voxel_size")
+    assert findings(unpacked) == [("DTL001", 13, 16), ("DTL001", 14, 17)]
+    # ... and without a default nothing does.
+    unknown = unpacked.replace("voxel_size=(0.2, 0.2, 0.4)", "voxel_size")
+    assert unknown != unpacked
     assert findings(unknown) == [("DTL001", 14, 17)]
+
+
+def test_numbers_init_computes_from_number_defaults_are_python_numbers() -> None:
+    """PointPillars' pillar centres (blind set v6): `self.x_offset = self.vx / 2 +
+    point_cloud_range[0]` is a Python float, so `torch.tensor([self.x_offset, ...])` is a
+    float32 factory that promotes the bf16 point features it is subtracted from. An operand
+    that may be a tensor (a parameter without a default) decides nothing."""
+    code = """
+        import torch
+        from torch import nn
+
+        class PillarCenters(nn.Module):
+            def __init__(self, voxel_size=(0.2, 0.2, 4.0), point_cloud_range=(0.0, -40.0, -3.0)):
+                super().__init__()
+                self.vx, self.vy, self.vz = voxel_size
+                self.x_offset = self.vx / 2 + point_cloud_range[0]
+                self.y_offset = self.vy / 2 + point_cloud_range[1]
+                self.linear = nn.Linear(3, 8)
+
+            def forward(self, features: torch.Tensor, coors: torch.Tensor) -> torch.Tensor:
+                offset = torch.tensor([self.x_offset, self.y_offset], device=features.device)
+                centers = coors[:, [2, 1]] * offset
+                return self.linear(features[:, :2] - centers)
+    """
+    assert findings(code) == [("DTL001", 13, 18)]
+    assert (
+        "offset = torch.tensor([self.x_offset, self.y_offset], device=features.device, dtype=features.dtype)"
+        in fixed(code)
+    )
+    unknown = code.replace("point_cloud_range=(0.0, -40.0, -3.0)", "point_cloud_range=None")
+    assert unknown != code
+    assert findings(unknown) == []
 
 
 def test_a_factory_returned_as_one_item_of_a_helper_tuple_is_reported_where_it_is_made() -> None:

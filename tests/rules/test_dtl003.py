@@ -1719,3 +1719,151 @@ def test_layer_lists_built_in_init_name_their_first_layer() -> None:
     ).replace("self.net = nn.Sequential(*layers)", "self.net = Sequential(*layers)")
     assert findings(foreign) == [("DTL003", 17, 25), ("DTL003", 33, 29)]
     assert fix_titles(foreign)[0] is None
+
+
+def test_a_submodule_class_of_another_module_passes_its_input_to_its_layer(
+    tmp_path: Path,
+) -> None:
+    """GroundingDINO's decoder: `MLP` and `gen_sineembed_for_position` live in `utils.py`, the
+    decoder in `transformer.py`. The class's forward is exported (`utils.MLP.forward`: its input
+    goes to `self.layers[0]`), so the float32 sine embedding given to `self.ref_point_head` is
+    reported where it is given, with the same fix as within one file."""
+    source = dedent(CONTAINED_LAYERS)
+    package = tmp_path / "gd"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "utils.py").write_text(source[: source.index("class Decoder")])
+    transformer = package / "transformer.py"
+    transformer.write_text(
+        dedent(
+            """
+            import torch
+            from torch import nn
+
+            from .utils import MLP, gen_sineembed_for_position
+
+
+            class Decoder(nn.Module):
+                def __init__(self) -> None:
+                    super().__init__()
+                    self.ref_point_head = MLP(16, 8, 8, 2)
+                    self.bbox = nn.Linear(8, 2)
+
+                def forward(self, tgt: torch.Tensor) -> torch.Tensor:
+                    reference_points = self.bbox(tgt).sigmoid()
+                    query_sine_embed = gen_sineembed_for_position(reference_points)
+                    return tgt + self.ref_point_head(query_sine_embed)
+            """
+        )
+    )
+    files = sorted(package.glob("*.py"))
+    outcomes = {Path(o.filename).name: o for o in lint_paths(files, Config(), jobs=1)}
+    assert outcomes["utils.py"].diagnostics == []
+    found = outcomes["transformer.py"].diagnostics
+    assert [(d.code, d.location.row, d.location.column) for d in found] == [("DTL003", 16, 42)]
+    assert found[0].message.endswith("cast to self.ref_point_head.layers[0].weight.dtype instead")
+    lint_paths(files, Config(), jobs=1, fix=True)
+    assert (
+        "query_sine_embed = gen_sineembed_for_position(reference_points).to("
+        "self.ref_point_head.layers[0].weight.dtype)" in transformer.read_text()
+    )
+
+
+LOVASZ = """
+import torch
+import torch.nn.functional as F
+
+
+def _lovasz_grad(gt_sorted):
+    p = len(gt_sorted)
+    gts = gt_sorted.sum()
+    intersection = gts - gt_sorted.float().cumsum(0)
+    union = gts + (1 - gt_sorted).float().cumsum(0)
+    jaccard = 1.0 - intersection / union
+    if p > 1:
+        jaccard[1:p] = jaccard[1:p] - jaccard[0:-1]
+    return jaccard
+
+
+def lovasz_hinge_flat(logits, labels):
+    if len(labels) == 0:
+        return logits.sum() * 0.0
+    signs = 2.0 * labels.float() - 1.0
+    errors = 1.0 - logits * signs
+    errors_sorted, perm = torch.sort(errors, dim=0, descending=True)
+    grad = _lovasz_grad(labels[perm])
+    return torch.dot(F.relu(errors_sorted), grad)
+
+
+def lovasz_softmax_flat(probas, labels):
+    losses = []
+    for c in range(probas.size(1)):
+        fg = (labels == c).type_as(probas)
+        errors = (fg - probas[:, c]).abs()
+        errors_sorted, perm = torch.sort(errors, 0, descending=True)
+        losses.append(torch.dot(errors_sorted, _lovasz_grad(fg[perm])))
+    return torch.stack(losses).mean()
+"""
+
+
+def test_a_loss_dot_with_a_returned_float32_gradient(tmp_path: Path) -> None:
+    """segmentation_models_pytorch's Lovasz losses (review round 27): the multiclass loss dots
+    bf16 errors with the float32 gradient `_lovasz_grad` returns (`gt_sorted.float()` inside,
+    where `len(gt_sorted)` does not make it a list: only a tensor has `.float()`), and raises;
+    the binary loss's errors are float32 already (`labels.float()` promoted them, which a loss
+    may), so its dot is float32 with float32."""
+    losses = tmp_path / "losses"
+    losses.mkdir()
+    path = losses / "lovasz.py"
+    path.write_text(LOVASZ)
+    found = lint_paths([path], Config(), jobs=1)[0].diagnostics
+    assert [(d.code, d.location.row, d.location.column) for d in found] == [("DTL003", 33, 48)]
+    lint_paths([path], Config(), jobs=1, fix=True)
+    after = path.read_text()
+    assert "torch.dot(errors_sorted, _lovasz_grad(fg[perm]).to(errors_sorted.dtype))" in after
+    torch = pytest.importorskip("torch")
+    before_ns, after_ns = executed(LOVASZ), executed(after)
+    logits, labels = torch.randn(64), torch.randint(0, 2, (64,))
+    probas, classes = torch.randn(64, 3).softmax(-1), torch.randint(0, 3, (64,))
+    for name, inputs in (
+        ("lovasz_hinge_flat", (logits, labels)),
+        ("lovasz_softmax_flat", (probas, classes)),
+    ):
+        assert torch.equal(before_ns[name](*inputs), after_ns[name](*inputs))  # type: ignore[operator]
+    low = (probas.bfloat16(), classes)
+    with pytest.raises(RuntimeError):
+        before_ns["lovasz_softmax_flat"](*low)  # type: ignore[operator]
+    assert after_ns["lovasz_softmax_flat"](*low).dtype == torch.bfloat16  # type: ignore[operator]
+    assert before_ns["lovasz_hinge_flat"](logits.bfloat16(), labels).dtype == torch.float32  # type: ignore[operator]
+
+
+def test_a_cast_of_a_value_of_unknown_kind_is_a_cast() -> None:
+    """DALLE2's samplers (review round 26's missed-real): `t` comes from the caller, its kind
+    unknown here, yet `(t == 0).float()` is a float32 mask (only a tensor has `.float()`), and
+    `model_mean + nonzero_mask * ... * noise` promotes the bf16 sample every step. An element of a
+    list being built (`[x.float() if isinstance(x, torch.Tensor) else x for x in elems]`) may be
+    a number: no cast is known there."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Prior(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.net = nn.Linear(4, 8)
+
+            def p_sample(self, x, t):
+                model_mean, model_log_variance = self.net(x).chunk(2, dim=-1)
+                noise = torch.randn_like(model_mean)
+                nonzero_mask = (1 - (t == 0).float()).reshape(x.shape[0], 1)
+                return model_mean + nonzero_mask * (0.5 * model_log_variance).exp() * noise
+
+            def stack(self, x, elems):
+                parts = [e.float() if isinstance(e, torch.Tensor) else e for e in elems]
+                return torch.stack(parts) @ self.net(x)
+    """
+    assert findings(code) == [("DTL003", 13, 29)]
+    assert messages(code)[0].startswith(
+        "'nonzero_mask' is a mask cast to float32 (.float()) and meets activation"
+        " 'model_log_variance' in `*`"
+    )

@@ -1421,54 +1421,57 @@ def test_a_submodule_input_cast_on_the_way_is_no_finding(before: str, after: str
     assert findings(code) == []
 
 
+def write_package(package: Path, modules: dict[str, str]) -> list[Path]:
+    """A package of `modules` (name -> source, dedented), its files sorted."""
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name, source in modules.items():
+        (package / name).write_text(dedent(source))
+    return sorted(package.glob("*.py"))
+
+
+def project_findings(files: list[Path], name: str, others_clean: bool) -> list:
+    """The diagnostics of file `name` when the whole package is checked (project summaries)."""
+    outcomes = {Path(o.filename).name: o for o in lint_paths(files, Config(), jobs=1)}
+    if others_clean:
+        assert all(not o.diagnostics for n, o in outcomes.items() if n != name)
+    return outcomes[name].diagnostics
+
+
 def test_a_helper_of_another_module_returning_float32_is_reported_at_the_call(
     tmp_path: Path,
 ) -> None:
     """The summary crosses modules (`Summary.fixed_casts`, phase 2 of `lint_paths`): a
     project's `embed.timestep_embedding` given to a layer in `model.py` is the same hazard as a
     helper of the file, with the same fix."""
-    package = tmp_path / "mypkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "embed.py").write_text(
-        dedent(
-            """
-            import math
+    embed = """
+        import math
 
-            import torch
+        import torch
 
 
-            def timestep_embedding(t: torch.Tensor, dim: int) -> torch.Tensor:
-                freqs = torch.exp(-math.log(10000) * torch.arange(dim // 2, dtype=torch.float32))
-                args = t[:, None].float() * freqs.to(t.device)[None]
-                return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
-            """
-        )
-    )
-    model = package / "model.py"
-    model.write_text(
-        dedent(
-            """
-            import torch
-            from torch import nn
+        def timestep_embedding(t: torch.Tensor, dim: int) -> torch.Tensor:
+            freqs = torch.exp(-math.log(10000) * torch.arange(dim // 2, dtype=torch.float32))
+            args = t[:, None].float() * freqs.to(t.device)[None]
+            return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+    """
+    model = """
+        import torch
+        from torch import nn
 
-            from .embed import timestep_embedding
+        from .embed import timestep_embedding
 
 
-            class Denoiser(nn.Module):
-                def __init__(self) -> None:
-                    super().__init__()
-                    self.time_embed = nn.Linear(16, 16)
+        class Denoiser(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.time_embed = nn.Linear(16, 16)
 
-                def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-                    return x + self.time_embed(timestep_embedding(t, 16))
-            """
-        )
-    )
-    files = sorted(package.glob("*.py"))
-    outcomes = {Path(o.filename).name: o for o in lint_paths(files, Config(), jobs=1)}
-    assert outcomes["embed.py"].diagnostics == []
-    found = outcomes["model.py"].diagnostics
+            def forward(self, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+                return x + self.time_embed(timestep_embedding(t, 16))
+    """
+    files = write_package(tmp_path / "mypkg", {"embed.py": embed, "model.py": model})
+    found = project_findings(files, "model.py", others_clean=True)
     assert [(d.code, d.location.row, d.location.column) for d in found] == [("DTL003", 13, 36)]
     assert found[0].message.startswith(
         "'timestep_embedding(t, 16)' is returned in float32 (cast inside timestep_embedding())"
@@ -1476,7 +1479,7 @@ def test_a_helper_of_another_module_returning_float32_is_reported_at_the_call(
     lint_paths(files, Config(), jobs=1, fix=True)
     assert (
         "self.time_embed(timestep_embedding(t, 16).to(self.time_embed.weight.dtype))"
-        in model.read_text()
+        in (tmp_path / "mypkg" / "model.py").read_text()
     )
 
 
@@ -1729,43 +1732,34 @@ def test_a_submodule_class_of_another_module_passes_its_input_to_its_layer(
     goes to `self.layers[0]`), so the float32 sine embedding given to `self.ref_point_head` is
     reported where it is given, with the same fix as within one file."""
     source = dedent(CONTAINED_LAYERS)
-    package = tmp_path / "gd"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "utils.py").write_text(source[: source.index("class Decoder")])
-    transformer = package / "transformer.py"
-    transformer.write_text(
-        dedent(
-            """
-            import torch
-            from torch import nn
+    transformer = """
+        import torch
+        from torch import nn
 
-            from .utils import MLP, gen_sineembed_for_position
+        from .utils import MLP, gen_sineembed_for_position
 
 
-            class Decoder(nn.Module):
-                def __init__(self) -> None:
-                    super().__init__()
-                    self.ref_point_head = MLP(16, 8, 8, 2)
-                    self.bbox = nn.Linear(8, 2)
+        class Decoder(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.ref_point_head = MLP(16, 8, 8, 2)
+                self.bbox = nn.Linear(8, 2)
 
-                def forward(self, tgt: torch.Tensor) -> torch.Tensor:
-                    reference_points = self.bbox(tgt).sigmoid()
-                    query_sine_embed = gen_sineembed_for_position(reference_points)
-                    return tgt + self.ref_point_head(query_sine_embed)
-            """
-        )
-    )
-    files = sorted(package.glob("*.py"))
-    outcomes = {Path(o.filename).name: o for o in lint_paths(files, Config(), jobs=1)}
-    assert outcomes["utils.py"].diagnostics == []
-    found = outcomes["transformer.py"].diagnostics
+            def forward(self, tgt: torch.Tensor) -> torch.Tensor:
+                reference_points = self.bbox(tgt).sigmoid()
+                query_sine_embed = gen_sineembed_for_position(reference_points)
+                return tgt + self.ref_point_head(query_sine_embed)
+    """
+    utils = source[: source.index("class Decoder")]
+    files = write_package(tmp_path / "gd", {"utils.py": utils, "transformer.py": transformer})
+    found = project_findings(files, "transformer.py", others_clean=True)
     assert [(d.code, d.location.row, d.location.column) for d in found] == [("DTL003", 16, 42)]
     assert found[0].message.endswith("cast to self.ref_point_head.layers[0].weight.dtype instead")
     lint_paths(files, Config(), jobs=1, fix=True)
     assert (
         "query_sine_embed = gen_sineembed_for_position(reference_points).to("
-        "self.ref_point_head.layers[0].weight.dtype)" in transformer.read_text()
+        "self.ref_point_head.layers[0].weight.dtype)"
+        in (tmp_path / "gd" / "transformer.py").read_text()
     )
 
 

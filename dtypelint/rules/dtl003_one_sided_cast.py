@@ -95,14 +95,18 @@ class OneSidedCast(Rule):
         text = module.text(operand.operand)
         op_name = "`@`" if operand.op_name == "@" else f"`{operand.op_name.lstrip('.')}`"
         where = f"activation '{other}'" if other else "an activation"
-        message = (
-            f"'{text}' is {_made_or_cast(cast)} ({_cast_text(module, cast)}) but meets {where}"
-            f" in {op_name}, which has the run's dtype"
-        )
+        made = f"is {_made_or_cast(cast)} ({_cast_text(module, cast)})"
+        if cast.returned_from and not _own_cast(module, cast, operand):
+            # `h = src + pos` with `pos` the helper's: h is float32 because of what it returned
+            made = (
+                f"is {cast.dtype}: it is computed from what {cast.returned_from}() returns"
+                f" (cast to {cast.dtype} inside),"
+            )
+        message = f"'{text}' {made} but meets {where} in {op_name}, which has the run's dtype"
         if _layer_call(operand):  # `self.fc(x.float())`: the layer's weights are the other side
             message = (
-                f"'{text}' is {_made_or_cast(cast)} ({_cast_text(module, cast)}) but is given to"
-                f" {op_name}, whose weights have the run's dtype (without autocast the call raises)"
+                f"'{text}' {made} but is given to {op_name}, whose weights have the run's dtype"
+                " (without autocast the call raises)"
             )
         if other is None:
             return self.diagnostic(module, operand.operand, message)

@@ -1861,3 +1861,69 @@ def test_a_cast_of_a_value_of_unknown_kind_is_a_cast() -> None:
         "'nonzero_mask' is a mask cast to float32 (.float()) and meets activation"
         " 'model_log_variance' in `*`"
     )
+
+
+DETR_POSITION = """
+import math
+import torch
+from torch import nn
+
+
+class PositionEmbeddingSine(nn.Module):
+    def __init__(self, num_pos_feats=64, temperature=10000):
+        super().__init__()
+        self.num_pos_feats = num_pos_feats
+        self.temperature = temperature
+        self.scale = 2 * math.pi
+
+    def forward(self, x, mask):
+        not_mask = ~mask
+        y_embed = not_mask.cumsum(1, dtype=torch.float32)
+        x_embed = not_mask.cumsum(2, dtype=torch.float32)
+        eps = 1e-6
+        y_embed = y_embed / (y_embed[:, -1:, :] + eps) * self.scale
+        x_embed = x_embed / (x_embed[:, :, -1:] + eps) * self.scale
+        dim_t = torch.arange(self.num_pos_feats, dtype=torch.float32, device=x.device)
+        dim_t = self.temperature ** (2 * (dim_t // 2) / self.num_pos_feats)
+        pos_x = x_embed[:, :, :, None] / dim_t
+        pos_y = y_embed[:, :, :, None] / dim_t
+        pos_x = torch.stack((pos_x[:, :, :, 0::2].sin(), pos_x[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        pos_y = torch.stack((pos_y[:, :, :, 0::2].sin(), pos_y[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        return torch.cat((pos_y, pos_x), dim=3).permute(0, 3, 1, 2)
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Conv2d(3, 128, 3, padding=1)
+        self.position_embedding = PositionEmbeddingSine(64)
+        self.proj = nn.Linear(128, 128)
+
+    def forward(self, img, mask):
+        src = self.backbone(img)
+        pos = self.position_embedding(src, mask)
+        h = (src + pos).flatten(2).transpose(1, 2)
+        return self.proj(h)
+"""
+
+
+def test_a_value_computed_from_a_returned_float32_tensor_says_so() -> None:
+    """DETR's sine position embedding (round 27's missed-real pattern, mmpose's EDPose and
+    RTMO): the embedding module returns float32 (`cumsum(dtype=torch.float32)`, a float32
+    `dim_t`), `src + pos` is float32, and the next Linear raises in a bf16 model. The operand
+    is not the call, so the message says where its dtype comes from, and there is no cast of
+    its own to fix."""
+    assert findings(DETR_POSITION) == [("DTL003", 40, 26)]
+    assert messages(DETR_POSITION)[0].startswith(
+        "'h' is float32: it is computed from what self.position_embedding() returns (cast to"
+        " float32 inside), but is given to `self.proj`"
+    )
+    assert fix_titles(DETR_POSITION) == [None]
+    torch = pytest.importorskip("torch")
+    encoder = executed(DETR_POSITION)["Encoder"]().to(torch.bfloat16)  # type: ignore[operator]
+    img, mask = (
+        torch.randn(1, 3, 4, 4, dtype=torch.bfloat16),
+        torch.zeros(1, 4, 4, dtype=torch.bool),
+    )
+    with pytest.raises(RuntimeError):
+        encoder(img, mask)

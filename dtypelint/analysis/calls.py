@@ -379,7 +379,11 @@ class CallEvaluation:
         if summary is not None and summary.fixed:
             return self.returned_cast(node, name, summary)
         if summary is not None and summary.fresh:
+            if (given := received.get(summary.fresh_dtype_param or "")) is not None:
+                made = self.given_dtype(given[0])  # `make_grid_points(h, w, device, x.dtype)`
+                return made if made is not EMPTY else self.unknown_call(args, node)
             record = self.helper_factory(node, name, returned_from=summary.fresh)
+            record.dtype_param = summary.fresh_dtype_param
             record.additive_mask = summary.fresh_mask
             return Value(0, factories=frozenset({record}))
         if summary is not None and summary.numpy_array:  # `torch.tensor(helper())`: DTL004's

@@ -340,7 +340,7 @@ class FunctionFlow(
         from_params = set(cameras) <= set(names)  # cameras by the parameters' names alone
         meetings["camera_params"] = tuple(dict.fromkeys(cameras)) if from_params else ()
         numpy, meetings["numpy_array"] = numpy_return(returned)
-        meetings["fresh"] = fresh_factory(self.returns)
+        meetings["fresh"], meetings["fresh_dtype_param"] = fresh_factory(self.returns)
         masks = (r.additive_mask for value in returned for r in value.factories)
         meetings["fresh_mask"] = bool(meetings["fresh"]) and any(masks)
         fixed = all(value.flags & FIXED and not value.is_camera for value in returned)

@@ -129,15 +129,19 @@ def _carries(
     return False
 
 
-def fresh_factory(returns: Sequence[Value]) -> str | None:
+def fresh_factory(returns: Sequence[Value]) -> tuple[str | None, str | None]:
     """`def generate_coordinate(h, w, device): ... return torch.linspace(...)`-like helpers: every
     return is a float tensor made inside without `dtype=`, from no parameter's tensor. A caller
-    whose activations meet it meets a float32 tensor (`Summary.fresh`): where it was made."""
+    whose activations meet it meets a float32 tensor (`Summary.fresh`): where it was made; and
+    the parameter that gives every such factory's `dtype=` (None by default), if one does
+    (`Summary.fresh_dtype_param`): a caller passing it gets that dtype."""
     made = [fresh_records(value) for value in returns]
     if not made or not all(made):
-        return None
+        return None, None
     first = min((r for records in made for r in records), key=_position)
-    return f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]
+    params = {r.dtype_param for records in made for r in records}
+    where = f"{first.func_text}(...) on line {first.node.lineno}"  # type: ignore[attr-defined]
+    return where, params.pop() if len(params) == 1 else None
 
 
 def fresh_records(value: Value) -> tuple[FactoryCall, ...]:
@@ -150,7 +154,10 @@ def fresh_records(value: Value) -> tuple[FactoryCall, ...]:
         or value.items is not None
     ):
         return ()
-    records = [r for r in value.factories if r.origin == "factory" and not r.integer]
+    # an integer `arange` made float by arithmetic (`torch.arange(h) + 0.5`) is float32 too
+    records = [
+        r for r in value.factories if r.origin == "factory" and (not r.integer or r.became_float)
+    ]
     if not records or len(records) != len(value.factories):
         return ()
     if all(empty_placeholder(r) for r in records):

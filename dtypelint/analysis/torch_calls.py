@@ -9,6 +9,7 @@ from dtypelint.analysis.expressions import literal_kind, literal_leaves
 from dtypelint.analysis.roles import cast_receiver_kind, non_tensor_name
 from dtypelint.analysis.syntax import (
     constant_string,
+    defaults_by_param,
     expression_root_name,
     has_star_kwargs,
     is_empty_shape,
@@ -252,10 +253,20 @@ class TorchCallEvaluation:
             return list(zip(args[0][0].elts, args[0][1].items))
         return [a for a in args if a[1].flags & TENSORISH or a[1].tracked or a[1] is EMPTY]
 
+    def none_dtype_parameter(self, dtype: ast.expr | None) -> str | None:
+        """`dtype=dtype` with the function's parameter `dtype=None`, never reassigned: the
+        factory has no dtype unless a caller passes one (blind set v6's `make_grid_points`)."""
+        if not isinstance(dtype, ast.Name) or dtype.id not in self.param_names:
+            return None
+        default = defaults_by_param(self.node).get(dtype.id)
+        unset = isinstance(default, ast.Constant) and default.value is None
+        return dtype.id if unset and dtype.id not in self.assigned_from else None
+
     def factory_call(self, node: ast.Call, qualname: str, short: str) -> Value:
         args = self.eval_args(node)
         dtype = keyword(node, "dtype")
-        if dtype is not None:
+        dtype_param = self.none_dtype_parameter(dtype)
+        if dtype is not None and dtype_param is None:
             return self.given_dtype(dtype)
         options = self.star_options(node)
         if options is None:
@@ -281,6 +292,7 @@ class TorchCallEvaluation:
         if kind is None:
             return EMPTY
         record = self.new_factory(node, short, integer=(kind == "int"))
+        record.dtype_param = dtype_param
         if kind == "int" and short in ("tensor", "as_tensor"):
             data = node.args[0] if node.args else None
             leaves = (

@@ -173,6 +173,9 @@ class FactoryCall:
     #: a call of a helper returning a float factory's value made there without `dtype=`
     #: (mmdet's `generate_coordinate`): what and where, `torch.linspace(...) on line 390`
     returned_from: str | None = None
+    #: the parameter of the helper it is made in that gives its `dtype=` (`dtype=None` by
+    #: default): no dtype unless a caller passes one (`make_grid_points(h, w, device)`)
+    dtype_param: str | None = None
     #: factories this one meets in an op that needs one dtype (`buf.scatter_add_(1, i, src)`):
     #: a fix must give them the same dtype, or the fixed line raises
     partners: set[FactoryCall] = field(default_factory=set)
@@ -541,6 +544,8 @@ class Summary:
     passes: str | None = None
     #: it returns a float tensor it made without `dtype=` from sizes alone: where and how
     fresh: str | None = None
+    #: the parameter that gives that tensor's `dtype=` (None by default), where one does
+    fresh_dtype_param: str | None = None
     #: that tensor is an additive attention mask (Swin's `get_attn_mask`): passed as `mask=`, it
     #: is added to the scores
     fresh_mask: bool = False

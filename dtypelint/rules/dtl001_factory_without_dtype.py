@@ -61,6 +61,8 @@ class FactoryWithoutDtype(Rule):
             for record in module.factory_calls
             if record.origin == "factory"
             and record.function is not None
+            # made with a `dtype=None` parameter: reported where a caller leaves it out
+            and not (record.dtype_param and record.factory != "helper")
             and not is_empty_tensor_call(record.node)
         ]
         for record in candidates:
@@ -175,6 +177,9 @@ def partner_nodes(record: FactoryCall, source: str) -> list:
 def made_as(record: FactoryCall) -> str:
     """What the factory makes, truly: `torch.arange(n)` is int64, float32 only once divided."""
     call = f"{record.func_text}(...)"
+    if record.returned_from is not None and record.dtype_param:
+        given = f"its dtype comes from `{record.dtype_param}`, None unless given"
+        return f"{call} returns a float32 tensor ({record.returned_from}: {given})"
     if record.returned_from is not None:
         return f"{call} returns a float32 tensor ({record.returned_from} has no dtype=)"
     if record.integer and record.became_float:

@@ -2010,3 +2010,53 @@ def test_a_plain_class_that_hands_tensors_to_numpy_is_post_processing() -> None:
     patched = executed(fixed_code)["CameraMotionCompensation"]()  # type: ignore[operator]
     with pytest.raises(RuntimeError):
         patched.track(torch.rand(1, 3, 4, 4), boxes)  # why it is left out
+
+
+def test_a_helper_taking_dtype_none_returns_float32_where_the_caller_leaves_it_out() -> None:
+    """Blind set v6's FCOS head: `make_grid_points(h, w, device, dtype=None)` makes its grid
+    with `dtype=dtype`, so a caller that leaves the dtype out gets float32 points, which meet the
+    bf16 regression; a caller passing it (by keyword or position) gets that dtype. The factory
+    inside is never given a second `dtype=` by a fix: the finding is at the call, whose result is
+    cast."""
+    code = """
+        import torch
+        from torch import nn
+
+        def make_grid_points(h: int, w: int, device, dtype=None) -> torch.Tensor:
+            ys = torch.arange(h, device=device, dtype=dtype) + 0.5
+            xs = torch.arange(w, device=device, dtype=dtype) + 0.5
+            yy, xx = torch.meshgrid(ys, xs, indexing="ij")
+            return torch.stack([xx, yy], dim=-1).reshape(-1, 2)
+
+        class Head(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.reg = nn.Conv2d(4, 2, 1)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                h, w = x.shape[-2:]
+                reg = self.reg(x).flatten(2).transpose(1, 2)
+                return reg + make_grid_points(h, w, x.device)
+    """
+    assert findings(code) == [("DTL001", 18, 22)]
+    assert messages(code)[0].startswith(
+        "make_grid_points(...) returns a float32 tensor (torch.arange(...) on line 5: its dtype"
+        " comes from `dtype`, None unless given) but meets 'reg'"
+    )
+    after = fixed(code)
+    assert "return reg + make_grid_points(h, w, x.device).to(reg.dtype)" in after
+    assert after.count("dtype=dtype") == 2  # the helper's factories are left as they are
+    for given in (
+        "make_grid_points(h, w, x.device, reg.dtype)",
+        "make_grid_points(h, w, x.device, dtype=reg.dtype)",
+    ):
+        assert findings(code.replace("make_grid_points(h, w, x.device)", given)) == []
+    torch = pytest.importorskip("torch")
+    x = torch.randn(1, 4, 3, 5)
+    torch.manual_seed(0)
+    original = executed(code)["Head"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["Head"]()  # type: ignore[operator]
+    assert torch.equal(original(x), patched(x))
+    assert original.to(torch.bfloat16)(x.bfloat16()).dtype == torch.float32  # promoted
+    assert patched.to(torch.bfloat16)(x.bfloat16()).dtype == torch.bfloat16

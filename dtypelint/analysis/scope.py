@@ -43,6 +43,9 @@ _NEVER_LOW_FOLDERS = frozenset(
         "exporter",
         "exporters",
         "deploy",
+        # inference interfaces: pretrained models wrapped with loading, batching and
+        # post-processing (speechbrain's `inference/`: VAD boundaries, relative lengths)
+        "inference",
         # data pipelines and augmentation: inputs in their own dtype, float32 by design
         "transforms",
         "augment",

@@ -27,6 +27,15 @@ class LayerHead:
     certain: bool = True
 
 
+@dataclass(frozen=True)
+class Listed:
+    """The first elements of a list `__init__` builds; the first `exact` of them are there on
+    every path (the others are added by a loop, which may not run)."""
+
+    elts: list[ast.expr]
+    exact: int
+
+
 def assigned_in_init(
     init: ast.FunctionDef | ast.AsyncFunctionDef | None, path: str
 ) -> ast.expr | None:
@@ -88,15 +97,15 @@ def _container(
                 return None
             return LayerHead(head.qualname, f"[{position}]{head.index}", head.certain)
         return None
-    items = value.args[0] if value.args else ast.List(elts=[])
+    items: ast.expr | Listed = value.args[0] if value.args else ast.List(elts=[])
     if isinstance(items, ast.List) and init is not None and path:
-        items = ast.List(elts=_built_list(init, f"self.{path}", items.elts))
+        items = _built_list(init, f"self.{path}", items.elts)
     return _list_element(items, qualify, element, init)
 
 
 def _local_list(
     init: ast.FunctionDef | ast.AsyncFunctionDef | None, name: ast.expr
-) -> ast.List | None:
+) -> Listed | None:
     """The list a local of `__init__` holds where it is given (`layers = [a]`, then appends)."""
     if init is None or not isinstance(name, ast.Name):
         return None
@@ -106,35 +115,51 @@ def _local_list(
             and [dotted_name(t) for t in stmt.targets] == [name.id]
             and isinstance(stmt.value, ast.List)
         ):
-            return ast.List(elts=_built_list(init, name.id, stmt.value.elts))
+            return _built_list(init, name.id, stmt.value.elts)
     return None
 
 
 def _built_list(
     init: ast.FunctionDef | ast.AsyncFunctionDef, target: str, initial: list[ast.expr]
-) -> list[ast.expr]:
+) -> Listed:
     """The first elements of a list `__init__` builds: `initial`, then what the statements of
     its body that `target.append(x)` add, in order, up to the first other change (one under a
-    condition or a loop may not happen)."""
+    condition may not happen); a loop whose body starts by appending adds that element where it
+    runs (SuperGlue's `for i in range(1, len(channels)): blocks.append(nn.Conv1d(...))`)."""
     items = list(initial)
     for stmt in init.body:
-        changes = [
-            node
-            for node in walk(stmt)
-            if isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and dotted_name(node.func.value) == target
-            and node.func.attr in _LIST_CHANGES
-        ]
+        changes = _list_changes(stmt, target)
         if not changes:
             continue
-        call = changes[0]
-        if not (isinstance(stmt, ast.Expr) and stmt.value is call and len(call.args) == 1):
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and stmt.body:
+            looped = _appended(stmt.body[0], target)
+            return Listed([*items, looped] if looped is not None else items, len(items))
+        appended = _appended(stmt, target)
+        if appended is None:
             break
-        if call.func.attr != "append":  # type: ignore[attr-defined]
-            break
-        items.append(call.args[0])
-    return items
+        items.append(appended)
+    return Listed(items, len(items))
+
+
+def _list_changes(stmt: ast.stmt, target: str) -> list[ast.Call]:
+    return [
+        node
+        for node in walk(stmt)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and dotted_name(node.func.value) == target
+        and node.func.attr in _LIST_CHANGES
+    ]
+
+
+def _appended(stmt: ast.stmt, target: str) -> ast.expr | None:
+    """`x` of a statement `target.append(x)`, else None."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        return None
+    if dotted_name(call.func.value) != target or call.func.attr != "append":
+        return None
+    return call.args[0] if len(call.args) == 1 and not call.keywords else None
 
 
 _LIST_CHANGES = frozenset({"append", "extend", "insert", "pop", "clear", "remove"})
@@ -150,19 +175,23 @@ def _weightless(qualname: str) -> bool:
 
 
 def _list_element(
-    items: ast.expr | None,
+    items: ast.expr | Listed | None,
     qualify: Qualify,
     element: int,
     init: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
 ) -> LayerHead | None:
-    """Element `element` of a ModuleList's argument: a literal list, or a comprehension's
-    element (every element is one; it exists on every path only where the comprehension
-    provably makes one)."""
+    """Element `element` of a ModuleList's argument: a literal list (or one `__init__` builds),
+    or a comprehension's element (every element is one; it exists on every path only where the
+    comprehension provably makes one)."""
     if isinstance(items, (ast.List, ast.Tuple)):
+        items = Listed(items.elts, len(items.elts))
+    if isinstance(items, Listed):
         if not -len(items.elts) <= element < len(items.elts):
             return None
         head = first_layer(items.elts[element], qualify, init=init)
-        return LayerHead(head.qualname, f"[{element}]{head.index}", head.certain) if head else None
+        every_path = element < items.exact if element >= 0 else items.exact == len(items.elts)
+        certain = head is not None and head.certain and every_path
+        return LayerHead(head.qualname, f"[{element}]{head.index}", certain) if head else None
     if isinstance(items, (ast.ListComp, ast.GeneratorExp)):
         head = first_layer(items.elt, qualify, init=init)
         if head is None:

@@ -1927,3 +1927,41 @@ def test_a_value_computed_from_a_returned_float32_tensor_says_so() -> None:
     )
     with pytest.raises(RuntimeError):
         encoder(img, mask)
+
+
+def test_a_layer_list_built_in_a_loop_names_its_first_layer_without_a_fix() -> None:
+    """SuperGlue's keypoint encoder (blind set v7): `blocks.append(nn.Conv1d(...))` first in a
+    loop, then `nn.Sequential(*blocks)`: where the loop runs, the encoder's first layer is that
+    convolution, and `self.encoder(inputs.float())` raises in a bf16 model; the loop may run
+    zero times, so no fix reads `self.encoder[0]`."""
+    code = """
+        import torch
+        from torch import nn
+
+        class KeypointEncoder(nn.Module):
+            def __init__(self, channels=(3, 16, 32)) -> None:
+                super().__init__()
+                blocks = []
+                for i in range(1, len(channels)):
+                    blocks.append(nn.Conv1d(channels[i - 1], channels[i], kernel_size=1))
+                    blocks.append(nn.ReLU())
+                self.encoder = nn.Sequential(*blocks)
+
+            def forward(self, kpts: torch.Tensor) -> torch.Tensor:
+                return self.encoder(kpts.float())
+    """
+    assert findings(code) == [("DTL003", 14, 29)]
+    assert fix_titles(code) == [None]
+    torch = pytest.importorskip("torch")
+    encoder = executed(code)["KeypointEncoder"]().to(torch.bfloat16)  # type: ignore[operator]
+    with pytest.raises(RuntimeError):
+        encoder(torch.randn(1, 3, 5, dtype=torch.bfloat16))
+    # The loop's first statement appends something else: the first layer is not known.
+    other = code.replace(
+        "blocks.append(nn.Conv1d(channels[i - 1], channels[i], kernel_size=1))\n"
+        "                    blocks.append(nn.ReLU())",
+        "blocks.append(nn.ReLU())\n"
+        "                    blocks.append(nn.Conv1d(channels[i - 1], channels[i], kernel_size=1))",
+    )
+    assert other != code
+    assert findings(other) == []

@@ -340,6 +340,8 @@ class ExpressionEvaluation:
         numbers = number_list_value(given) or number_attribute_value(given)
         if numbers is None and isinstance(given, ast.BinOp):  # `self.vx / 2 + pc_range[0]`
             numbers = _init_arithmetic(given, cls)
+        if numbers is None:  # `self.pc_range = list(pc_range)`, the default a number tuple
+            numbers = _init_number_list(given, cls)
         if numbers is not None:  # `self.mean = [0.485, 0.456, 0.406]`, `self.vx = 0.2`
             return numbers
         if attr not in cls.plain_attrs and cls.is_module:
@@ -378,7 +380,9 @@ class ExpressionEvaluation:
             if -len(base.items) <= index < len(base.items):
                 return base.items[index]
         if base.flags & SEQUENCE and base.flags & PY_NUMBER and not base.flags & TENSORISH:
-            return Value(PY_NUMBER)  # x.shape[0]
+            if isinstance(node.slice, ast.Slice):  # `self.pc_range[:3]`: numbers still
+                return Value(base.flags & (SEQUENCE | PY_NUMBER | PY_FLOAT))
+            return Value(PY_NUMBER | base.flags & PY_FLOAT)  # x.shape[0], `self.mean[0]`
         if base.flags & MODULE:
             return Value(base.flags & (MODULE | ACT))  # self.layers[i], self.experts_weight[i]
         if base.flags & TENSOR_DICT:
@@ -497,3 +501,14 @@ def _init_arithmetic(node: ast.expr, cls: ClassInfo, depth: int = 0) -> Value | 
             return _init_arithmetic(given, cls, depth + 1)
         return number_attribute_value(given)
     return number_default_value(node)
+
+
+def _init_number_list(node: ast.expr | None, cls: ClassInfo) -> Value | None:
+    """`self.pc_range = list(pc_range)` (or the parameter itself) with `pc_range=(-6.4, ...)`:
+    a list of Python numbers, as the default is."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        node = node.args[0] if node.func.id in ("list", "tuple") else None
+    init = cls.method_nodes.get("__init__")
+    if not isinstance(node, ast.Name) or init is None:
+        return None
+    return number_list_value(defaults_by_param(init).get(node.id))

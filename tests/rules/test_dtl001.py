@@ -2060,3 +2060,40 @@ def test_a_helper_taking_dtype_none_returns_float32_where_the_caller_leaves_it_o
     assert torch.equal(original(x), patched(x))
     assert original.to(torch.bfloat16)(x.bfloat16()).dtype == torch.float32  # promoted
     assert patched.to(torch.bfloat16)(x.bfloat16()).dtype == torch.bfloat16
+
+
+def test_a_slice_of_a_number_list_copied_from_a_default_is_float_data() -> None:
+    """Blind set v7's dynamic voxel encoder: `self.pc_range = list(pc_range)` with a tuple of
+    floats as the default, then `torch.tensor(self.pc_range[:3], device=points.device)`: a
+    float32 factory that the bf16 points meet. A parameter without a number default (a caller may
+    pass anything) decides nothing."""
+    code = """
+        import torch
+        from torch import nn
+
+        class Encoder(nn.Module):
+            def __init__(self, pc_range=(-6.4, -6.4, -2.0, 6.4, 6.4, 2.0)) -> None:
+                super().__init__()
+                self.pc_range = list(pc_range)
+                self.lin = nn.Linear(3, 3)
+
+            def forward(self, points: torch.Tensor) -> torch.Tensor:
+                origin = torch.tensor(self.pc_range[:3], device=points.device)
+                return self.lin(points - origin)
+    """
+    assert findings(code) == [("DTL001", 11, 18)]
+    after = fixed(code)
+    assert "torch.tensor(self.pc_range[:3], device=points.device, dtype=points.dtype)" in after
+    unknown = code.replace("pc_range=(-6.4, -6.4, -2.0, 6.4, 6.4, 2.0)", "pc_range=None")
+    assert unknown != code
+    assert findings(unknown) == []
+    torch = pytest.importorskip("torch")
+    points = torch.randn(4, 3)
+    torch.manual_seed(0)
+    original = executed(code)["Encoder"]()  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)["Encoder"]()  # type: ignore[operator]
+    assert torch.equal(original(points), patched(points))
+    with pytest.raises(RuntimeError):
+        original.to(torch.bfloat16)(points.bfloat16())
+    assert patched.to(torch.bfloat16)(points.bfloat16()).dtype == torch.bfloat16

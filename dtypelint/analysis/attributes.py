@@ -143,7 +143,10 @@ class AttributeKinds:
             return False
         node = value
         while isinstance(node, (ast.BinOp, ast.UnaryOp)):  # `rng.normal(size=...) * 0.1`
-            node = node.left if isinstance(node, ast.BinOp) else node.operand
+            if isinstance(node, ast.UnaryOp):
+                node = node.operand
+            else:  # `1.0 / (np.std(sample, axis=0) + 1e-3)`: the array is the other side
+                node = node.right if isinstance(node.left, ast.Constant) else node.left
         while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if (self.qualify(node.func) or "").startswith("numpy."):
                 return True

@@ -257,3 +257,26 @@ def test_an_array_a_helper_of_the_file_returns_is_numpy_made() -> None:
     torch.manual_seed(0)
     patched = executed(after)["LogMel"]()  # type: ignore[operator]
     assert patched.to(torch.bfloat16)(given.bfloat16()).dtype == torch.bfloat16
+
+
+def test_an_array_init_divides_a_number_by_is_numpy() -> None:
+    """Blind set v7's whitened descriptor: `self.desc_scale = 1.0 / (np.std(sample, axis=0) +
+    1e-3)` is a float64 NumPy array like `np.mean(...)`, the number on the left of the division
+    notwithstanding; `torch.from_numpy` of it meets the bf16 descriptor."""
+    code = """
+        import numpy as np
+        import torch
+        from torch import nn
+
+        class Whitened(nn.Module):
+            def __init__(self, sample: np.ndarray) -> None:
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+                self.desc_scale = 1.0 / (np.std(sample, axis=0) + 1e-3)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.proj(x) * torch.from_numpy(self.desc_scale).to(x.device)
+    """
+    assert findings(code) == [("DTL004", 12, 31)]
+    plain = code.replace("1.0 / (np.std(sample, axis=0) + 1e-3)", "2.0")
+    assert findings(plain) == []

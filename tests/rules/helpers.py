@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 import dtypelint
 from dtypelint.config import Config
 
@@ -43,3 +45,20 @@ def executed(code: str, filename: str = "model.py") -> dict[str, object]:
     namespace: dict[str, object] = {}
     exec(compile(dedent(code), filename, "exec"), namespace)
     return namespace
+
+
+def assert_fix_runs(code: str, after: str, name: str, init: tuple = (), inputs: tuple = ()) -> None:
+    """Run a fix: `name(*init)` of the original and of the fixed code (same seed) computes the same
+    in float32; in bf16 (the module converted, floating inputs too) the original raises and the
+    fixed one returns bf16 (callers skip without torch: `pytest.importorskip("torch")`)."""
+    import torch
+
+    torch.manual_seed(0)
+    original = executed(code)[name](*init)  # type: ignore[operator]
+    torch.manual_seed(0)
+    patched = executed(after)[name](*init)  # type: ignore[operator]
+    assert torch.equal(original(*inputs), patched(*inputs)), name
+    low = tuple(i.bfloat16() if i.is_floating_point() else i for i in inputs)
+    with pytest.raises(RuntimeError):
+        original.to(torch.bfloat16)(*low)
+    assert patched.to(torch.bfloat16)(*low).dtype == torch.bfloat16, name

@@ -8,7 +8,15 @@ import pytest
 
 from dtypelint.config import Config
 from dtypelint.engine import lint_paths
-from tests.rules.helpers import dedent, executed, findings, fix_titles, fixed, messages
+from tests.rules.helpers import (
+    assert_fix_runs,
+    dedent,
+    executed,
+    findings,
+    fix_titles,
+    fixed,
+    messages,
+)
 
 SEED_ATTENTION = """
 import math
@@ -850,14 +858,7 @@ def test_a_one_hot_made_in_the_indices_dtype_and_upcast_meets_the_codebook() -> 
     assert findings(after) == []
     torch = pytest.importorskip("torch")
     z, indices = torch.randn(3, 4), torch.tensor([0, 5, 2])
-    torch.manual_seed(0)
-    original = executed(CODEBOOK_LOOKUP)["VectorQuantizer"]()  # type: ignore[operator]
-    torch.manual_seed(0)
-    patched = executed(after)["VectorQuantizer"]()  # type: ignore[operator]
-    assert torch.equal(patched(z, indices), original(z, indices))  # float32 unchanged
-    with pytest.raises(RuntimeError):
-        original.to(torch.bfloat16)(z.bfloat16(), indices)
-    assert patched.to(torch.bfloat16)(z.bfloat16(), indices).dtype == torch.bfloat16
+    assert_fix_runs(CODEBOOK_LOOKUP, after, "VectorQuantizer", inputs=(z, indices))
 
 
 RESCALED_PROBABILITIES = """
@@ -1006,14 +1007,7 @@ def test_a_count_meeting_an_activation_promoted_by_a_mask_is_reported_too() -> N
     torch = pytest.importorskip("torch")
     x, valid = torch.randn(2, 5, 8), torch.rand(2, 5) > 0.3
     valid[:, 0] = True
-    torch.manual_seed(0)
-    original = executed(MASKED_MEAN)["MaskedTemporalPooling"]()  # type: ignore[operator]
-    torch.manual_seed(0)
-    patched = executed(after)["MaskedTemporalPooling"]()  # type: ignore[operator]
-    assert torch.equal(original(x, valid), patched(x, valid))
-    with pytest.raises(RuntimeError):
-        original.to(torch.bfloat16)(x.bfloat16(), valid)
-    assert patched.to(torch.bfloat16)(x.bfloat16(), valid).dtype == torch.bfloat16
+    assert_fix_runs(MASKED_MEAN, after, "MaskedTemporalPooling", inputs=(x, valid))
 
 
 GUARDED_HALF = """
@@ -1155,14 +1149,7 @@ def test_a_cast_grid_given_to_grid_sample_is_a_cast_operand() -> None:
     with pytest.raises(RuntimeError):
         before["flow_warp"](x.bfloat16(), flow.bfloat16())  # type: ignore[operator]
     feats, coords = torch.randn(1, 4, 4, 4), torch.rand(1, 3, 3, 2) * 2 - 1
-    torch.manual_seed(0)
-    original = before["TriPlane"]()  # type: ignore[operator]
-    torch.manual_seed(0)
-    patched = executed(after)["TriPlane"]()  # type: ignore[operator]
-    assert torch.equal(original(feats, coords), patched(feats, coords))
-    with pytest.raises(RuntimeError):
-        original.to(torch.bfloat16)(feats.bfloat16(), coords)
-    assert patched.to(torch.bfloat16)(feats.bfloat16(), coords).dtype == torch.bfloat16
+    assert_fix_runs(SAMPLED, after, "TriPlane", inputs=(feats, coords))
 
 
 def test_a_filter_made_in_float32_only_when_not_given_a_tensor_is_no_finding() -> None:
@@ -1251,15 +1238,7 @@ def test_a_helper_returning_float32_math_given_to_a_layer_is_reported_at_the_cal
     torch = pytest.importorskip("torch")
     t, x = torch.randint(0, 1000, (3,)), torch.randn(3, 8)
     for name, inputs in (("TimestepEmbedder", (t,)), ("Denoiser", (x, t))):
-        torch.manual_seed(0)
-        original = executed(TIMESTEP_EMBEDDER)[name](8)  # type: ignore[operator]
-        torch.manual_seed(0)
-        patched = executed(after)[name](8)  # type: ignore[operator]
-        assert torch.equal(original(*inputs), patched(*inputs))
-        low = tuple(i.bfloat16() if i.is_floating_point() else i for i in inputs)
-        with pytest.raises(RuntimeError):
-            original.to(torch.bfloat16)(*low)
-        assert patched.to(torch.bfloat16)(*low).dtype == torch.bfloat16
+        assert_fix_runs(TIMESTEP_EMBEDDER, after, name, (8,), inputs)
 
 
 @pytest.mark.parametrize(
@@ -1387,14 +1366,7 @@ def test_a_float32_submodule_output_given_to_a_submodule_feeding_a_layer_is_repo
     assert findings(after) == []
     torch = pytest.importorskip("torch")
     x, t = torch.randn(2, 8), torch.randint(0, 1000, (2,))
-    torch.manual_seed(0)
-    original = executed(SUBMODULE_EMBEDDER)["DiT"]()  # type: ignore[operator]
-    torch.manual_seed(0)
-    patched = executed(after)["DiT"]()  # type: ignore[operator]
-    assert torch.equal(original(x, t), patched(x, t))
-    with pytest.raises(RuntimeError):
-        original.to(torch.bfloat16)(x.bfloat16(), t)
-    assert patched.to(torch.bfloat16)(x.bfloat16(), t).dtype == torch.bfloat16
+    assert_fix_runs(SUBMODULE_EMBEDDER, after, "DiT", inputs=(x, t))
 
 
 @pytest.mark.parametrize(
@@ -1611,15 +1583,7 @@ def test_a_cast_input_reaches_a_layer_inside_a_container() -> None:
         "Indexed": ((8,), (torch.randn(3, 8), torch.randint(0, 9, (3,)))),
     }
     for name, (init, inputs) in cases.items():
-        torch.manual_seed(0)
-        original = executed(CONTAINED_LAYERS)[name](*init)  # type: ignore[operator]
-        torch.manual_seed(0)
-        patched = executed(after)[name](*init)  # type: ignore[operator]
-        assert torch.equal(original(*inputs), patched(*inputs)), name
-        low = tuple(i.bfloat16() if i.is_floating_point() else i for i in inputs)
-        with pytest.raises(RuntimeError):
-            original.to(torch.bfloat16)(*low)
-        assert patched.to(torch.bfloat16)(*low).dtype == torch.bfloat16, name
+        assert_fix_runs(CONTAINED_LAYERS, after, name, init, inputs)
 
 
 @pytest.mark.parametrize(
@@ -1699,15 +1663,7 @@ def test_layer_lists_built_in_init_name_their_first_layer() -> None:
         ("MLP", (3, 4), (torch.randn(2, 3),)),
         ("ContinuousPositionBias", (4, 2), (torch.randn(2, 2),)),
     ):
-        torch.manual_seed(0)
-        original = executed(BUILT_LISTS)[name](*init)  # type: ignore[operator]
-        torch.manual_seed(0)
-        patched = executed(after)[name](*init)  # type: ignore[operator]
-        assert torch.equal(original(*inputs), patched(*inputs))
-        low = tuple(i.bfloat16() for i in inputs)
-        with pytest.raises(RuntimeError):
-            original.to(torch.bfloat16)(*low)
-        assert patched.to(torch.bfloat16)(*low).dtype == torch.bfloat16
+        assert_fix_runs(BUILT_LISTS, after, name, init, inputs)
     # The first element added under a condition: which layer comes first is not known.
     conditional = BUILT_LISTS.replace(
         "        self.net = MList([])\n        self.net.append(",
